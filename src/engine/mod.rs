@@ -1,0 +1,155 @@
+//! The protocol-free engine facade (Stockfish's `Engine`, KataGo's `AsyncBot`).
+//!
+//! Front-ends (GTP, Connect6 protocol) own an [`Engine`]: it keeps the game and the clock and
+//! asks its [`MoveGenerator`] — the search — for stones. Front-ends never see search internals.
+
+mod clock;
+
+pub use clock::{Clock, TimeSettings};
+
+use crate::rules::{Board, Color, PlayError, Point};
+use std::fmt;
+
+/// How long one stone may think, worked out by the engine from the clock and config.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StoneBudget {
+    /// Wall-clock time for this stone; `None` = no clock (playout or node limits decide).
+    pub time: Option<std::time::Duration>,
+}
+
+/// The seam where the search plugs in.
+pub trait MoveGenerator: Send {
+    /// Picks a stone for the side to move. `board` is never over and always has an empty point.
+    fn generate(&mut self, board: &Board, budget: StoneBudget) -> Point;
+
+    /// The game was reset or stones were taken back: drop anything that assumed the old history.
+    fn new_game(&mut self, _board: &Board) {}
+}
+
+/// Stand-in until the search is plugged in: the empty point nearest the last stone, ties broken
+/// towards the centre. Deterministic and legal.
+#[derive(Default)]
+pub struct NearestPointGenerator;
+
+impl MoveGenerator for NearestPointGenerator {
+    fn generate(&mut self, board: &Board, _budget: StoneBudget) -> Point {
+        let centre = Point::new((board.size() / 2) as u8, (board.size() / 2) as u8);
+        let anchor = board.last_stone().unwrap_or(centre);
+        board
+            .legal_points()
+            .min_by_key(|&p| {
+                (
+                    p.distance(anchor),
+                    p.distance(centre),
+                    p.index(board.size()),
+                )
+            })
+            .expect("generate is only called with an empty point left")
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    Play(PlayError),
+    UnsupportedSize(usize),
+    GameOver,
+    WrongColor(Color),
+    NothingToUndo,
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::Play(e) => write!(f, "{e}"),
+            EngineError::UnsupportedSize(n) => write!(
+                f,
+                "unacceptable size {n} (supported {}..={})",
+                crate::rules::MIN_SIZE,
+                crate::rules::MAX_SIZE
+            ),
+            EngineError::GameOver => f.write_str("game is over"),
+            EngineError::WrongColor(c) => write!(f, "it is {c}'s turn"),
+            EngineError::NothingToUndo => f.write_str("no stone to undo"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+impl From<PlayError> for EngineError {
+    fn from(e: PlayError) -> Self {
+        EngineError::Play(e)
+    }
+}
+
+pub struct Engine {
+    board: Board,
+    clock: Clock,
+    generator: Box<dyn MoveGenerator>,
+}
+
+impl Engine {
+    pub fn new(
+        board_size: usize,
+        generator: Box<dyn MoveGenerator>,
+    ) -> Result<Engine, EngineError> {
+        let board = Board::new(board_size).ok_or(EngineError::UnsupportedSize(board_size))?;
+        Ok(Engine {
+            board,
+            clock: Clock::default(),
+            generator,
+        })
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    pub fn clock_mut(&mut self) -> &mut Clock {
+        &mut self.clock
+    }
+
+    /// A new game on an empty board of `size`. On error nothing changes.
+    pub fn new_game(&mut self, size: usize) -> Result<(), EngineError> {
+        let board = Board::new(size).ok_or(EngineError::UnsupportedSize(size))?;
+        self.board = board;
+        self.generator.new_game(&self.board);
+        Ok(())
+    }
+
+    /// Places a stone of `color`, which must be the side to move. On error nothing changes.
+    pub fn play(&mut self, color: Color, p: Point) -> Result<(), EngineError> {
+        self.board.play_as(color, p)?;
+        Ok(())
+    }
+
+    pub fn undo(&mut self) -> Result<Point, EngineError> {
+        let p = self.board.undo().ok_or(EngineError::NothingToUndo)?;
+        self.generator.new_game(&self.board);
+        Ok(p)
+    }
+
+    /// Replaces the whole game by `board` (e.g. a loaded record).
+    pub fn set_board(&mut self, board: Board) {
+        self.board = board;
+        self.generator.new_game(&self.board);
+    }
+
+    /// Asks the search for a stone of `color`, plays it and returns it.
+    pub fn genmove(&mut self, color: Color) -> Result<Point, EngineError> {
+        if self.board.is_over() {
+            return Err(EngineError::GameOver);
+        }
+        if color != self.board.to_move() {
+            return Err(EngineError::WrongColor(self.board.to_move()));
+        }
+        let budget = self.clock.stone_budget(&self.board);
+        let p = self.generator.generate(&self.board, budget);
+        self.board.play(p)?;
+        Ok(p)
+    }
+}

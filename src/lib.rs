@@ -1,0 +1,9 @@
+//! Liuzi (六子): a Connect6 engine.
+//!
+//! Layers, each depending only on those before it:
+//! `rules` -> `patterns` -> `policy` -> `search` -> `engine` -> `protocol`.
+//! `notation`, `records` and `config` sit beside them and depend only on `rules`.
+
+pub mod engine;
+pub mod notation;
+pub mod rules;
