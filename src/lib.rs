@@ -6,4 +6,5 @@
 
 pub mod engine;
 pub mod notation;
+pub mod records;
 pub mod rules;
