@@ -7,5 +7,6 @@
 pub mod config;
 pub mod engine;
 pub mod notation;
+pub mod protocol;
 pub mod records;
 pub mod rules;
