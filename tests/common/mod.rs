@@ -55,3 +55,68 @@ pub fn gtp_replies(stdout: &str) -> Vec<String> {
         .map(str::to_string)
         .collect()
 }
+
+/// An interactive session: send lines, read replies one line at a time (with a timeout, so a
+/// missing reply fails the test instead of hanging it).
+pub struct Session {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    lines: std::sync::mpsc::Receiver<String>,
+    reader: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Session {
+    pub fn start(args: &[&str]) -> Session {
+        use std::io::BufRead;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_liuzi"))
+            .args(args)
+            .env_remove("RUST_LOG")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start liuzi");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let reader = std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Session {
+            stdin: child.stdin.take(),
+            child,
+            lines: rx,
+            reader: Some(reader),
+        }
+    }
+
+    pub fn send(&mut self, line: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(line).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    pub fn send_str(&mut self, line: &str) {
+        self.send(line.as_bytes());
+    }
+
+    /// The next stdout line; panics after 30 s without one.
+    pub fn read_line(&mut self) -> String {
+        self.lines
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .expect("a reply line within 30 s")
+    }
+
+    /// Closes stdin and waits: returns every stdout line not read yet and whether it exited 0.
+    pub fn finish(mut self) -> (Vec<String>, bool) {
+        drop(self.stdin.take());
+        let status = self.child.wait().unwrap();
+        self.reader.take().unwrap().join().unwrap();
+        (self.lines.try_iter().collect(), status.success())
+    }
+}
