@@ -6,4 +6,6 @@
 
 pub mod engine;
 pub mod notation;
+pub mod patterns;
+pub mod policy;
 pub mod rules;
