@@ -1,1 +1,3 @@
 //! Shared code of the offline tools.
+
+pub mod stats;
