@@ -1,3 +1,4 @@
 //! Shared code of the offline tools.
 
+pub mod match_runner;
 pub mod stats;
