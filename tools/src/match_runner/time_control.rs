@@ -21,7 +21,7 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
         .trim()
         .parse()
         .map_err(|_| format!("`{text}` is not a number of seconds"))?;
-    if !value.is_finite() || value < 0.0 || value > 1e7 {
+    if !(0.0..=1e7).contains(&value) {
         return Err(format!("`{text}` is not a sensible number of seconds"));
     }
     Ok(Duration::from_secs_f64(value))

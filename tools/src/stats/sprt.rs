@@ -93,7 +93,7 @@ impl std::error::Error for SprtConfigError {}
 
 impl SprtConfig {
     pub fn validate(&self) -> Result<(), SprtConfigError> {
-        if !(self.elo0 < self.elo1) || !self.elo0.is_finite() || !self.elo1.is_finite() {
+        if !self.elo0.is_finite() || !self.elo1.is_finite() || self.elo0 >= self.elo1 {
             return Err(SprtConfigError::Hypotheses);
         }
         let ok = |p: f64| p > 0.0 && p < 1.0;
