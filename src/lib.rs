@@ -4,6 +4,8 @@
 //! `rules` -> `patterns` -> `policy` -> `search` -> `engine` -> `protocol`.
 //! `notation`, `records` and `config` sit beside them and depend only on `rules`.
 
+pub mod config;
 pub mod engine;
 pub mod notation;
+pub mod records;
 pub mod rules;
