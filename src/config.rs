@@ -375,7 +375,10 @@ mod tests {
             let err = EngineConfig::from_toml(text, "my.toml", Path::new(".")).unwrap_err();
             let shown = err.to_string();
             assert!(shown.starts_with("my.toml: "), "{text:?}: {shown}");
-            assert!(shown.contains(expected.trim_start_matches("my.toml: ")), "{text:?}: {shown}");
+            assert!(
+                shown.contains(expected.trim_start_matches("my.toml: ")),
+                "{text:?}: {shown}"
+            );
         }
         let err = EngineConfig::from_file(Path::new("/nonexistent/liuzi.toml")).unwrap_err();
         assert!(err

@@ -79,16 +79,26 @@ impl GtpPlayer {
         let sent = Instant::now();
         self.process.send(cmd).map_err(|e| write_stop(e, cmd))?;
         let waited = deadline.saturating_duration_since(sent);
+        let mut first_ignored: Option<String> = None;
         let first = loop {
-            let line = self
-                .process
-                .read_line(deadline)
-                .map_err(|e| read_stop(e, cmd, waited))?;
+            let line = self.process.read_line(deadline).map_err(|e| {
+                match (read_stop(e, cmd, waited), &first_ignored) {
+                    // Say what the engine did print: usually a sign of the wrong protocol.
+                    (Stop::Fault(mut f), Some(ignored)) => {
+                        f.detail.push_str(&format!(
+                            "; it printed `{ignored}`, which is not a GTP reply"
+                        ));
+                        Stop::Fault(f)
+                    }
+                    (stop, _) => stop,
+                }
+            })?;
             if line.starts_with('=') || line.starts_with('?') {
                 break line;
             }
             if !line.trim().is_empty() {
                 tracing::debug!(engine = %self.label, "ignored non-GTP line: {line}");
+                first_ignored.get_or_insert_with(|| line.chars().take(80).collect());
             }
         };
         let success = first.starts_with('=');

@@ -101,6 +101,21 @@ impl EngineProcess {
             // Own process group: the terminal's Ctrl-C reaches only us, and we can kill the group.
             command.process_group(0);
         }
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::unix::process::CommandExt;
+            // If the runner is killed outright (SIGKILL, no cleanup), the kernel kills the engine.
+            // The signal follows the spawning *thread*; players never outlive their thread.
+            // SAFETY: prctl is async-signal-safe and touches no memory of the parent.
+            unsafe {
+                command.pre_exec(|| {
+                    if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
         let mut child = command.spawn().map_err(|e| {
             let place = spec
                 .dir

@@ -38,6 +38,17 @@ impl Wdl {
         (n > 0).then(|| (self.wins as f64 + 0.5 * self.draws as f64) / n as f64)
     }
 
+    /// Counts one game scored 1 (win), 0 (loss) or anything between (draw).
+    pub fn add_game(&mut self, score: f64) {
+        if score >= 1.0 {
+            self.wins += 1;
+        } else if score <= 0.0 {
+            self.losses += 1;
+        } else {
+            self.draws += 1;
+        }
+    }
+
     pub fn add(&mut self, other: &Wdl) {
         self.wins += other.wins;
         self.losses += other.losses;
@@ -72,7 +83,11 @@ pub struct EloEstimate {
 impl EloEstimate {
     /// Half the interval width, the usual "+-" figure (infinite when a bound is).
     pub fn error_margin(&self) -> f64 {
-        (self.upper - self.lower) / 2.0
+        if self.lower.is_finite() && self.upper.is_finite() {
+            (self.upper - self.lower) / 2.0
+        } else {
+            f64::INFINITY
+        }
     }
 }
 

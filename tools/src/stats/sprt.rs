@@ -5,7 +5,9 @@
 //! fishtest: with s0, s1 the expected scores under elo0 and elo1, and the observed mean score s
 //! and per-sample variance sigma^2 of N samples,
 //!
-//!     LLR = N (s1 - s0) (2 s - s0 - s1) / (2 sigma^2).
+//! ```text
+//! LLR = N (s1 - s0) (2 s - s0 - s1) / (2 sigma^2)
+//! ```
 //!
 //! Samples are either single games (trinomial: 0, 1/2, 1) or colour-swapped game pairs
 //! (pentanomial: 0, 1/4, 1/2, 3/4, 1). Pairs with the same opening are correlated, so the
