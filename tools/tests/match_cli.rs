@@ -269,6 +269,24 @@ fn gauntlet_and_round_robin_schedule_every_pairing() {
         .collect();
     assert_eq!(pairs.len(), 3);
     assert_eq!(results(dir.path(), "rr.jsonl").len(), 6);
+    // liuzi-rate reads the results file and ranks all three engines.
+    let rate = Command::new(env!("CARGO_BIN_EXE_liuzi-rate"))
+        .current_dir(dir.path())
+        .args(["rr.jsonl", "--anchor", "e1", "--anchor-elo", "1500"])
+        .output()
+        .unwrap();
+    assert!(rate.status.success(), "{}", text(&rate.stderr));
+    let table = text(&rate.stdout);
+    assert_eq!(
+        table
+            .lines()
+            .filter(|l| matches!(l.split_whitespace().nth(1), Some("e1" | "e2" | "e3")))
+            .count(),
+        3,
+        "{table}"
+    );
+    assert!(table.contains("+1500.0"), "{table}");
+    assert!(table.contains("6 games, 3 engines"), "{table}");
     let gauntlet = run(
         dir.path(),
         &[
