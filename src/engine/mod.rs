@@ -5,7 +5,7 @@
 
 mod clock;
 
-pub use clock::{Clock, TimeSettings};
+pub use clock::{Clock, TimeLeft, TimeSettings};
 
 use crate::rules::{Board, Color, PlayError, Point};
 use std::fmt;

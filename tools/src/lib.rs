@@ -1,5 +1,7 @@
-//! Shared code of the offline tools.
+//! Shared code of the offline tools: the generic MM core (trainer and ratings), the match
+//! runner, engine ratings and match statistics.
 
 pub mod match_runner;
+pub mod mm;
 pub mod rating;
 pub mod stats;
