@@ -121,7 +121,9 @@ pub fn format_elo(elo: f64) -> String {
     if elo.is_infinite() {
         if elo > 0.0 { "+inf" } else { "-inf" }.to_string()
     } else {
-        format!("{elo:+.1}")
+        // Avoid printing "-0.0" for an even score.
+        let tenths = (elo * 10.0).round();
+        format!("{:+.1}", if tenths == 0.0 { 0.0 } else { tenths / 10.0 })
     }
 }
 
@@ -215,5 +217,7 @@ mod tests {
         assert_eq!(e.lower, f64::INFINITY);
         assert_eq!(format_elo(e.elo), "+inf");
         assert_eq!(format_elo(-12.345), "-12.3");
+        assert_eq!(format_elo(-0.0), "+0.0");
+        assert_eq!(format_elo(-0.04), "+0.0");
     }
 }
