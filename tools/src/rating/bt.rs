@@ -10,7 +10,9 @@
 //! rating minus the reference (the mean of all ratings, or the anchor engine).
 
 use super::games::GameSet;
+use crate::mm;
 use crate::stats::elo::Z95;
+use std::collections::BTreeMap;
 
 /// Elo points per unit of ln γ.
 const ELO_PER_NAT: f64 = 400.0 / std::f64::consts::LN_10;
@@ -115,42 +117,50 @@ fn check_connected(set: &GameSet) -> Result<(), String> {
     }
 }
 
-/// The MM fit (Hunter 2004, with the prior's virtual games): every γ is updated at once from
-/// the current values, γ_i ← (S_i + p/2) / (Σ_j N_ij / (γ_i + γ_j) + p / (γ_i + 1)), with S_i the
-/// weighted score and N_ij the weighted games; each sweep can only raise the log-posterior.
+/// The MM fit through the shared MM core (`crate::mm`, Hunter 2004 / Coulom 2007): every engine
+/// is a one-member team in a single feature group (engines are never teammates, so the whole
+/// group is updated at once); a game is a two-team competition, a draw half a win each way.
+/// Games with the same winner and loser are merged into one competition of summed weight,
+/// which leaves the likelihood unchanged and keeps the problem at most n^2 competitions.
 fn fit_gammas(set: &GameSet, prior_games: f64) -> Result<Vec<f64>, String> {
     let n = set.names.len();
-    let t = totals(set);
-    let mut gammas = vec![1.0; n];
-    for _ in 0..100_000 {
-        let mut next = gammas.clone();
-        for i in 0..n {
-            let numerator = t.score[i] + prior_games / 2.0;
-            let denominator: f64 = (0..n)
-                .filter(|&j| j != i && t.games[i][j] > 0.0)
-                .map(|j| t.games[i][j] / (gammas[i] + gammas[j]))
-                .sum::<f64>()
-                + prior_games / (gammas[i] + 1.0);
-            if numerator > 0.0 && denominator > 0.0 {
-                next[i] = numerator / denominator;
+    let mut problem = mm::Problem::new(&[n]);
+    let teams: Vec<u32> = (0..n as u32)
+        .map(|i| problem.team(&[i]).map_err(|e| e.to_string()))
+        .collect::<Result<_, _>>()?;
+    let mut merged: BTreeMap<(usize, usize), f64> = BTreeMap::new();
+    for g in &set.games {
+        for (winner, loser, weight) in [
+            (g.black, g.white, g.weight * g.black_score),
+            (g.white, g.black, g.weight * (1.0 - g.black_score)),
+        ] {
+            if weight > 0.0 {
+                *merged.entry((winner, loser)).or_default() += weight;
             }
         }
-        // Without a prior the scale is free: keep the geometric mean at 1.
-        let log_mean = next.iter().map(|g| g.ln()).sum::<f64>() / n as f64;
-        if prior_games == 0.0 {
-            next.iter_mut().for_each(|g| *g /= log_mean.exp());
-        }
-        let change = next
-            .iter()
-            .zip(&gammas)
-            .map(|(a, b)| (a.ln() - b.ln()).abs())
-            .fold(0.0, f64::max);
-        gammas = next;
-        if change < 1e-12 {
-            return Ok(gammas);
-        }
     }
-    Err("the rating fit did not converge".into())
+    for ((winner, loser), weight) in merged {
+        let participants = [(teams[winner], 1), (teams[loser], 1)];
+        problem
+            .add(teams[winner], &participants, weight)
+            .map_err(|e| e.to_string())?;
+    }
+    problem.seal();
+    let prior = mm::Prior {
+        wins: prior_games / 2.0,
+        games: prior_games,
+        opponent: 1.0,
+    };
+    let options = mm::FitOptions {
+        max_sweeps: 100_000,
+        // Per competition; the gammas then sit within about 1e-6 of the optimum.
+        tolerance: 1e-14,
+        threads: 1,
+        check_every_group: false,
+    };
+    let mut gammas = vec![1.0; n];
+    problem.fit(&mut gammas, prior, &options, |_, _| true);
+    Ok(gammas)
 }
 
 /// Hessian of the negative log-posterior in θ = ln γ.
