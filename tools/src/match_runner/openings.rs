@@ -105,8 +105,12 @@ fn read_openings(
         if wrong_size > 0 {
             why.push_str(&format!(" ({wrong_size} not on a {size}x{size} board)"));
         }
-        if let Some(t) = turns {
-            why.push_str(&format!(" with at least {t} turn(s) before the end"));
+        match turns {
+            Some(t) => why.push_str(&format!(" with at least {t} turn(s) before the end")),
+            None => why.push_str(
+                "; whole games were used, and a finished game (or one that stops in the middle of a \
+                 turn) cannot be an opening: give --opening-turns N",
+            ),
         }
         return Err(why);
     }

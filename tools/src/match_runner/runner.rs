@@ -136,7 +136,16 @@ pub struct MatchSummary {
 
 enum WorkerEvent {
     Finished(Box<GameLine>),
+    /// A game was abandoned because of an interrupt.
     Abandoned,
+    /// The match cannot go on (neither engine of a game starts).
+    Fatal(String),
+}
+
+/// Why a scheduled game produced no result.
+enum Abort {
+    Cancelled,
+    Fatal(String),
 }
 
 fn now_rfc3339() -> String {
@@ -180,7 +189,7 @@ pub fn run_match(
     let running = AtomicUsize::new(0);
     let (sender, events) = mpsc::channel::<WorkerEvent>();
     let mut end = MatchEnd::Completed;
-    let mut write_error: Option<String> = None;
+    let mut fatal: Option<String> = None;
     std::thread::scope(|scope| {
         for w in 0..plan.concurrency {
             let sender = sender.clone();
@@ -195,10 +204,14 @@ pub fn run_match(
         for event in events {
             match event {
                 WorkerEvent::Abandoned => end = MatchEnd::Interrupted,
+                WorkerEvent::Fatal(e) => {
+                    fatal.get_or_insert(e);
+                    stop.store(true, Ordering::SeqCst);
+                }
                 WorkerEvent::Finished(line) => {
                     if let Err(e) = record(outputs, &line) {
                         tracing::error!("{e}");
-                        write_error.get_or_insert(e);
+                        fatal.get_or_insert(e);
                         stop.store(true, Ordering::SeqCst);
                     }
                     tally.add(&line);
@@ -212,7 +225,7 @@ pub fn run_match(
             }
         }
     });
-    if let Some(e) = write_error {
+    if let Some(e) = fatal {
         return Err(e);
     }
     if plan.context.cancel.is_cancelled() {
@@ -253,8 +266,9 @@ fn worker(
         let result = play_scheduled(plan, &game, &mut pool);
         running.fetch_sub(1, Ordering::SeqCst);
         let event = match result {
-            Some(line) => WorkerEvent::Finished(Box::new(line)),
-            None => WorkerEvent::Abandoned,
+            Ok(line) => WorkerEvent::Finished(Box::new(line)),
+            Err(Abort::Cancelled) => WorkerEvent::Abandoned,
+            Err(Abort::Fatal(e)) => WorkerEvent::Fatal(e),
         };
         if events.send(event).is_err() {
             break;
@@ -281,12 +295,12 @@ fn take_player(
     }
 }
 
-/// Plays one scheduled game; `None` when it was abandoned (interrupt).
+/// Plays one scheduled game.
 fn play_scheduled(
     plan: &MatchPlan,
     game: &ScheduledGame,
     pool: &mut HashMap<usize, Box<dyn Player>>,
-) -> Option<GameLine> {
+) -> Result<GameLine, Abort> {
     let started = now_rfc3339();
     let opening = &plan.openings[game.opening];
     let setup = GameSetup {
@@ -301,7 +315,8 @@ fn play_scheduled(
         take_player(plan, pool, game.white),
     ) {
         (Ok(mut black), Ok(mut white)) => {
-            let outcome = play_game(&setup, [black.as_mut(), white.as_mut()]).ok()?;
+            let outcome = play_game(&setup, [black.as_mut(), white.as_mut()])
+                .map_err(|_| Abort::Cancelled)?;
             for (engine, color, player) in [
                 (game.black, Color::Black, black),
                 (game.white, Color::White, white),
@@ -318,13 +333,14 @@ fn play_scheduled(
         }
         (black, white) => {
             if plan.context.cancel.is_cancelled() {
-                return None;
+                return Err(Abort::Cancelled);
             }
             let (color, error) = match (black, white) {
-                (Err(e), other) => {
-                    if let Ok(p) = other {
-                        pool.insert(game.white, p);
-                    }
+                (Err(b), Err(w)) => {
+                    return Err(Abort::Fatal(format!("neither engine starts: {b}; {w}")))
+                }
+                (Err(e), Ok(p)) => {
+                    pool.insert(game.white, p);
                     (Color::Black, e)
                 }
                 (Ok(p), Err(e)) => {
@@ -345,7 +361,7 @@ fn play_scheduled(
         }
     };
     let finished_at = SystemTime::now();
-    Some(GameLine {
+    Ok(GameLine {
         game: game.id,
         pair: game.pair,
         opening: game.opening,
