@@ -167,6 +167,11 @@ impl<F: PositionFactory> Search<F> {
         &self.root_info
     }
 
+    /// P(m) of every candidate stone of the side to move on `board`.
+    pub fn policy(&self, board: &Board) -> Vec<(Point, f32)> {
+        policy_of(&self.factory.position(board))
+    }
+
     /// Tree edges in use.
     pub fn nodes(&self) -> usize {
         self.tree.len()
@@ -210,6 +215,8 @@ impl<F: PositionFactory> Search<F> {
             assert!(expanded, "an empty tree has room for the root's children");
         }
         self.root_history = Some((board.size(), board.history().to_vec()));
+        #[cfg(debug_assertions)]
+        self.check_tree(&root_pos);
 
         let playouts = self.run_workers(board, &root_pos, limits, start);
         let outcome = self.outcome(board, playouts, reused_visits, start.elapsed());
@@ -285,6 +292,28 @@ impl<F: PositionFactory> Search<F> {
         Some((node, parent_block))
     }
 
+    /// Debug check: every edge's stone is empty where it would be played.
+    #[cfg(debug_assertions)]
+    fn check_tree(&self, root_pos: &F::Position) {
+        fn walk<P: SearchPosition>(tree: &Tree, edge: u32, pos: &mut P, depth: usize) {
+            let Some(c) = tree.children(edge) else { return };
+            for i in c.range() {
+                let p = Point::from_index(tree.edge(i).cell() as usize, pos.board().size());
+                assert!(
+                    pos.board().is_empty_at(p),
+                    "edge {i} at depth {depth} plays occupied {p:?} after {:?}",
+                    pos.board().history()
+                );
+                if depth < 6 && tree.children(i).is_some() {
+                    let mut next = pos.clone();
+                    next.play(p);
+                    walk(tree, i, &mut next, depth + 1);
+                }
+            }
+        }
+        walk(&self.tree, ROOT, &mut root_pos.clone(), 0);
+    }
+
     /// Gives second-stone node `node` (child of the block `parent`) its full set of children.
     fn regraft_root(
         &mut self,
@@ -315,8 +344,7 @@ impl<F: PositionFactory> Search<F> {
                 self.tree.find_child(sibling, first_stone)
             };
             if let Some(source) = same.or_else(mirrored) {
-                target.copy_from(self.tree.edge(source));
-                target.set_prior(prior);
+                target.graft_from(self.tree.edge(source));
             }
         }
         self.tree.edge(node).publish(Children {
@@ -557,13 +585,13 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
         if shared.max_playouts.is_some_and(|m| done >= m) {
             shared.stop.store(true, Ordering::Relaxed);
         }
-        if local % CLOCK_CHECK_INTERVAL == 0 {
+        if local.is_multiple_of(CLOCK_CHECK_INTERVAL) {
             if shared.deadline.is_some_and(|d| Instant::now() >= d) {
                 shared.stop.store(true, Ordering::Relaxed);
             }
             if thread == 0
                 && params.early_stop
-                && local % EARLY_STOP_INTERVAL == 0
+                && local.is_multiple_of(EARLY_STOP_INTERVAL)
                 && cannot_be_overtaken(shared, done)
             {
                 shared.stop.store(true, Ordering::Relaxed);

@@ -11,6 +11,7 @@
 //! The search is generic over [`SearchPosition`]; [`SimplePosition`] is the self-contained
 //! fallback used without gammas.
 
+pub mod bench;
 mod expand;
 mod mcts;
 mod node;

@@ -107,8 +107,12 @@ impl Edge {
         self.cell.store(other.cell.load(o), o);
     }
 
-    pub fn set_prior(&self, prior: f32) {
-        self.prior.store(prior.to_bits(), Ordering::Relaxed);
+    /// Takes over the statistics and subtree of `other`, keeping this edge's stone and prior
+    /// (single-threaded tree maintenance only).
+    pub fn graft_from(&self, other: &Edge) {
+        let o = Ordering::Relaxed;
+        self.stats.store(other.stats.load(o), o);
+        self.children.store(other.children.load(o), o);
     }
 
     pub fn cell(&self) -> u16 {

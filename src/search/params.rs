@@ -21,7 +21,8 @@ pub struct SearchParams {
     /// K of the bias term: the parent visit count around which the bias has halved its weight.
     pub bt_k: f32,
     /// First-play urgency: an unvisited child is valued at the parent's mean minus this
-    /// (plus its bias term).
+    /// (plus its bias term). Negative = optimistic: a visited child must have had its
+    /// exploration term shrink below the difference before the next child is tried.
     pub fpu_reduction: f32,
     /// Virtual visits (counted as losses) a thread adds to every edge it descends through.
     pub virtual_loss: u32,
@@ -57,7 +58,7 @@ impl Default for SearchParams {
             c_uct: 0.85,
             c_bt: 0.5,
             bt_k: 5000.0,
-            fpu_reduction: 0.1,
+            fpu_reduction: -0.2,
             virtual_loss: 3,
             expand_visits: 2,
             max_children: 0,
@@ -90,7 +91,6 @@ impl SearchParams {
         let finite_nonneg = [
             ("c_uct", self.c_uct),
             ("c_bt", self.c_bt),
-            ("fpu_reduction", self.fpu_reduction),
             ("widen_factor", self.widen_factor),
             ("widen_exponent", self.widen_exponent),
         ];
@@ -100,6 +100,12 @@ impl SearchParams {
                     "search.{name} must be a finite number >= 0, got {v}"
                 ));
             }
+        }
+        if !self.fpu_reduction.is_finite() {
+            return Err(format!(
+                "search.fpu_reduction must be a finite number, got {}",
+                self.fpu_reduction
+            ));
         }
         if !self.bt_k.is_finite() || self.bt_k <= 0.0 {
             return Err(format!("search.bt_k must be > 0, got {}", self.bt_k));

@@ -252,20 +252,23 @@ impl SearchPosition for SimplePosition {
             .play(p)
             .expect("the search only plays empty points of ongoing games");
         let c = colour.index();
+        let o = 1 - c;
         let cell = p.index(self.geo.size);
         self.cells[cell] = colour_code(colour);
         self.candidates.remove(cell);
-        let geo = Arc::clone(&self.geo);
+        let geo = &*self.geo;
         for &w in geo.windows_of(cell) {
             let w = w as usize;
-            let before = [self.is_threat(w, 0), self.is_threat(w, 1)];
-            self.counts[w][c] += 1;
-            for (k, was) in before.into_iter().enumerate() {
-                match (was, self.is_threat(w, k)) {
-                    (false, true) => self.threats[k].insert(w),
-                    (true, false) => self.threats[k].remove(w),
-                    _ => {}
-                }
+            let n = &mut self.counts[w];
+            let before = n[c];
+            n[c] += 1;
+            // Only this colour's count changed: it may have made a threat of its own, or
+            // spoiled one of the opponent's.
+            if before == 3 && n[o] == 0 {
+                self.threats[c].insert(w);
+            }
+            if before == 0 && n[o] >= 4 {
+                self.threats[o].remove(w);
             }
         }
         for &q in geo.neighbours_of(cell) {
@@ -359,7 +362,7 @@ impl PositionFactory for SimpleFactory {
 mod tests {
     use super::*;
     use proptest::prelude::*;
-    use rand::SeedableRng;
+    use rand::{Rng, SeedableRng};
 
     fn p(c: u8, r: u8) -> Point {
         Point::new(c, r)

@@ -365,3 +365,34 @@ fn early_stop_saves_playouts_when_the_choice_is_settled() {
     );
     assert_eq!(think(&mut s, &b).playouts, 20_000);
 }
+
+#[test]
+fn two_searches_alternating_keep_consistent_trees() {
+    for game in 0..3u64 {
+        let mut a = Search::new(
+            SearchParams {
+                seed: game,
+                ..params(400)
+            },
+            SimpleFactory,
+        );
+        let mut b = Search::new(
+            SearchParams {
+                seed: game + 7,
+                fpu_reduction: -0.2,
+                ..params(400)
+            },
+            SimpleFactory,
+        );
+        let mut board = board_of(&[p(9, 9), p(8, 8), p(10, 8)]);
+        while !board.is_over() && board.stone_count() < 80 {
+            let s = if board.to_move() == Color::Black {
+                &mut a
+            } else {
+                &mut b
+            };
+            let o = think(s, &board);
+            board.play(o.best).unwrap();
+        }
+    }
+}
