@@ -4,7 +4,12 @@
 //! `rules` -> `patterns` -> `policy` -> `search` -> `engine` -> `protocol`.
 //! `notation`, `records` and `config` sit beside them and depend only on `rules`.
 
+pub mod config;
 pub mod engine;
 pub mod notation;
+pub mod patterns;
+pub mod policy;
+pub mod protocol;
+pub mod records;
 pub mod rules;
 pub mod search;

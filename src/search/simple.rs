@@ -209,11 +209,6 @@ impl SimplePosition {
         pos
     }
 
-    fn is_threat(&self, window: usize, c: usize) -> bool {
-        let n = self.counts[window];
-        n[c] >= 4 && n[1 - c] == 0
-    }
-
     /// Stones the side to move still places this turn.
     fn stones_left_this_turn(&self) -> u8 {
         match self.board.stage() {
