@@ -86,6 +86,20 @@ impl Default for TimePolicy {
     }
 }
 
+impl TimePolicy {
+    /// The `[time]` keys of `config`.
+    pub fn from_config(config: &crate::config::EngineConfig) -> TimePolicy {
+        let t = &config.time;
+        TimePolicy {
+            lag: Duration::from_secs_f64(t.lag_margin_seconds),
+            turn_horizon: t.turn_horizon,
+            min_turns_left: t.min_turns_left,
+            first_stone_share: t.first_stone_share,
+            ..TimePolicy::default()
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Clock {
     /// `None` until the controller sends time_settings: then config decides.
@@ -244,6 +258,12 @@ mod tests {
             byo_yomi_stones: stones,
         });
         c
+    }
+
+    #[test]
+    fn policy_from_the_built_in_config_is_the_default() {
+        let config = crate::config::EngineConfig::builtin();
+        assert_eq!(TimePolicy::from_config(&config), TimePolicy::default());
     }
 
     #[test]

@@ -1,9 +1,32 @@
 //! The Monte-Carlo tree search as the engine's move generator.
 
 use super::{Analysis, ChildAnalysis, MoveGenerator, StoneBudget};
+use crate::config::EngineConfig;
+use crate::policy::WeightsErrorKind;
 use crate::rules::{Board, Point};
-use crate::search::{Limits, PositionFactory, Search, SearchParams, SimpleFactory};
+use crate::search::{Limits, PolicyFactory, PositionFactory, Search, SearchParams, SimpleFactory};
 use std::time::Duration;
+
+/// The search the configuration asks for: Bradley-Terry knowledge from `engine.weights`, or,
+/// when that file does not exist, the self-contained fallback (with a warning). A weights file
+/// that exists but cannot be used is an error naming the file.
+pub fn build_generator(config: &EngineConfig) -> Result<Box<dyn MoveGenerator>, String> {
+    let params = SearchParams::from_config(config)?;
+    let path = &config.engine.weights;
+    match PolicyFactory::load(path) {
+        Ok(factory) => {
+            tracing::info!(weights = %path.display(), "search knowledge: Bradley-Terry gammas");
+            Ok(Box::new(MctsGenerator::new(params, factory)))
+        }
+        Err(e) if matches!(e.kind, WeightsErrorKind::Missing) => {
+            tracing::warn!(
+                "{e}: searching with the built-in fallback knowledge (uniform near the stones)"
+            );
+            Ok(Box::new(MctsGenerator::simple(params)))
+        }
+        Err(e) => Err(e.to_string()),
+    }
+}
 
 /// Time per stone when neither the clock nor config sets one and no playout limit is set.
 pub const FALLBACK_STONE_TIME: Duration = Duration::from_secs(1);
@@ -115,6 +138,26 @@ mod tests {
         let sum: f32 = policy.iter().map(|x| x.1).sum();
         assert!((sum - 1.0).abs() < 1e-4);
         assert!(policy.iter().all(|&(p, _)| e.board().is_empty_at(p)));
+    }
+
+    #[test]
+    fn builds_from_config_with_fallback_and_clear_errors() {
+        let mut config = EngineConfig::builtin();
+        config.engine.weights = "/nonexistent/liuzi.weights".into();
+        config.engine.threads = 1;
+        assert!(build_generator(&config).is_ok());
+        let dir = std::env::temp_dir().join(format!("liuzi-gen-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let bad = dir.join("bad.weights");
+        std::fs::write(&bad, "not weights").unwrap();
+        config.engine.weights = bad.clone();
+        let err = build_generator(&config).err().unwrap();
+        assert!(err.contains("bad.weights"), "{err}");
+        let good = dir.join("good.weights");
+        crate::policy::Gammas::uniform().save(&good).unwrap();
+        config.engine.weights = good;
+        assert!(build_generator(&config).is_ok());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -9,7 +9,7 @@ mod mcts_generator;
 
 pub use analysis::{Analysis, ChildAnalysis};
 pub use clock::{Clock, TimeLeft, TimePolicy, TimeSettings};
-pub use mcts_generator::MctsGenerator;
+pub use mcts_generator::{build_generator, MctsGenerator};
 
 use crate::rules::{Board, Color, PlayError, Point};
 use std::fmt;

@@ -17,6 +17,7 @@ mod mcts;
 mod node;
 mod params;
 mod playout;
+mod policy_position;
 mod position;
 mod select;
 mod simple;
@@ -24,6 +25,7 @@ mod tree;
 
 pub use mcts::{ChildInfo, Decision, Limits, RootInfo, Search, SearchOutcome};
 pub use params::{PairOrder, SearchParams};
+pub use policy_position::{PolicyFactory, PolicyPosition};
 pub use position::{PositionFactory, SearchPosition, SearchRng};
 pub use simple::{SimpleFactory, SimplePosition};
 

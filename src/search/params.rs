@@ -77,6 +77,48 @@ impl Default for SearchParams {
 }
 
 impl SearchParams {
+    /// The `[search]` section and the engine-wide threads and seed of `config`, checked.
+    /// Seed 0 means a fresh seed every run.
+    pub fn from_config(config: &crate::config::EngineConfig) -> Result<SearchParams, String> {
+        let s = &config.search;
+        let pair_order = match s.pair_order.as_str() {
+            "canonical" => PairOrder::Canonical,
+            "both" => PairOrder::Both,
+            other => {
+                return Err(format!(
+                    "search.pair_order must be \"canonical\" or \"both\", not {other:?}"
+                ))
+            }
+        };
+        let seed = match config.engine.seed {
+            0 => std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64),
+            n => n,
+        };
+        let params = SearchParams {
+            c_uct: s.exploration as f32,
+            c_bt: s.prior_weight as f32,
+            bt_k: s.prior_visits as f32,
+            fpu_reduction: s.fpu_reduction as f32,
+            virtual_loss: s.virtual_loss,
+            expand_visits: s.expand_visits,
+            max_children: s.max_children,
+            widen_min: s.widen_min,
+            widen_factor: s.widen_factor as f32,
+            widen_exponent: s.widen_exponent as f32,
+            pair_order,
+            threads: config.thread_count(),
+            max_nodes: s.max_nodes,
+            seed,
+            playouts_per_stone: (s.playouts > 0).then_some(s.playouts),
+            early_stop: s.early_stop,
+            reuse_tree: s.reuse_tree,
+        };
+        params.validate()?;
+        Ok(params)
+    }
+
     /// How many children (by prior order) a node with `visits` visits may consider.
     pub(crate) fn widened_children(&self, visits: u32, count: usize) -> usize {
         if self.widen_min == 0 {
@@ -145,6 +187,31 @@ mod tests {
         let p = SearchParams::default();
         p.validate().unwrap();
         assert_eq!((p.c_uct, p.c_bt, p.bt_k), (0.85, 0.5, 5000.0));
+    }
+
+    #[test]
+    fn built_in_config_gives_the_defaults() {
+        let config = crate::config::EngineConfig::builtin();
+        let p = SearchParams::from_config(&config).unwrap();
+        let d = SearchParams::default();
+        assert_eq!(
+            SearchParams {
+                threads: d.threads,
+                seed: d.seed,
+                ..p
+            },
+            d
+        );
+        let mut bad = config.clone();
+        bad.search.pair_order = "sideways".into();
+        assert!(SearchParams::from_config(&bad)
+            .unwrap_err()
+            .contains("pair_order"));
+        bad.search.pair_order = "both".into();
+        bad.search.expand_visits = 0;
+        assert!(SearchParams::from_config(&bad)
+            .unwrap_err()
+            .contains("expand_visits"));
     }
 
     #[test]
