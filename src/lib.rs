@@ -7,6 +7,8 @@
 pub mod config;
 pub mod engine;
 pub mod notation;
+pub mod patterns;
+pub mod policy;
 pub mod protocol;
 pub mod records;
 pub mod rules;

@@ -1,0 +1,18 @@
+//! Pattern knowledge on top of the rules: incremental line keys and shape classes, 6-cell windows,
+//! exact threat counts, immediate wins and forced blocks (design.md A2, A4).
+//!
+//! Depends on `rules` only. [`PatternBoard`] keeps everything current on play and undo; the free
+//! functions [`winning_points`], [`blocking_points`] and [`threat_count`] compute from scratch.
+
+mod board;
+mod cellset;
+pub mod geometry;
+pub mod shape;
+mod threats;
+
+pub use board::{stone_code, PatternBoard};
+pub use cellset::CellSet;
+pub use geometry::Geometry;
+pub use threats::{
+    blocking_points, stones_left, threat_count, winning_points, ThreatWindows, MAX_EXACT_THREATS,
+};

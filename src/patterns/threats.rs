@@ -1,0 +1,227 @@
+//! Threats, immediate wins and forced blocks (design.md A2), kept exact and incremental.
+//!
+//! Every run of 6 cells in one direction is a *window*. A window holding at least 4 stones of a
+//! colour and none of the other is that colour's *threat window*: its (at most 2) empty cells
+//! complete a six with the two stones of the colour's next turn. A colour's *threat count* is the
+//! fewest stones the other side must place to put a stone in every one of its threat windows
+//! (Wu & Huang: t threats = t stones to stop a six next turn; t >= 3 wins against 2 stones).
+//! Windows on different lines share at most one cell, so the greedy per-line count is only an
+//! upper bound; here the count is an exact minimum hitting set, found by a small bounded search
+//! (every window offers at most 2 cells).
+
+use super::cellset::CellSet;
+use super::geometry::Geometry;
+use crate::rules::{Board, Color, Point, Stage, WIN_LENGTH};
+
+/// Threat counts are exact up to this; larger ones are reported as `MAX_EXACT_THREATS + 1`.
+pub const MAX_EXACT_THREATS: u32 = 6;
+const WINDOW_WORDS: usize = (2 * 25 * 20 + 2 * 20 * 20usize).div_ceil(64);
+
+/// Per-window stone counts and each colour's threat windows, updated on every stone.
+#[derive(Clone)]
+pub struct ThreatWindows {
+    geometry: &'static Geometry,
+    /// `counts[w][colour]`.
+    counts: Vec<[u8; 2]>,
+    /// Bit `w` set: window `w` is a threat window of that colour.
+    hot: [[u64; WINDOW_WORDS]; 2],
+}
+
+impl ThreatWindows {
+    pub fn new(size: usize) -> ThreatWindows {
+        let geometry = Geometry::for_size(size);
+        ThreatWindows {
+            geometry,
+            counts: vec![[0, 0]; geometry.windows.len()],
+            hot: [[0; WINDOW_WORDS]; 2],
+        }
+    }
+
+    /// Built from scratch for the stones on `board`.
+    pub fn from_board(board: &Board) -> ThreatWindows {
+        let mut windows = ThreatWindows::new(board.size());
+        for (n, &p) in board.history().iter().enumerate() {
+            windows.place(p.index(board.size()), Board::color_of_stone(n));
+        }
+        windows
+    }
+
+    fn refresh(&mut self, w: usize) {
+        let [b, wh] = self.counts[w];
+        let (word, bit) = (w / 64, 1u64 << (w % 64));
+        for (colour, (mine, theirs)) in [(b, wh), (wh, b)].into_iter().enumerate() {
+            if mine >= 4 && theirs == 0 {
+                self.hot[colour][word] |= bit;
+            } else {
+                self.hot[colour][word] &= !bit;
+            }
+        }
+    }
+
+    /// A `colour` stone arrives on `cell`.
+    pub fn place(&mut self, cell: usize, colour: Color) {
+        for &w in self.geometry.windows_of(cell) {
+            self.counts[w as usize][colour.index()] += 1;
+            self.refresh(w as usize);
+        }
+    }
+
+    /// The `colour` stone on `cell` is taken back.
+    pub fn remove(&mut self, cell: usize, colour: Color) {
+        for &w in self.geometry.windows_of(cell) {
+            self.counts[w as usize][colour.index()] -= 1;
+            self.refresh(w as usize);
+        }
+    }
+
+    /// Stone counts of every window, for tests comparing against a recomputation.
+    pub fn counts(&self) -> &[[u8; 2]] {
+        &self.counts
+    }
+
+    /// Ids of `colour`'s threat windows.
+    pub fn threat_windows(&self, colour: Color) -> impl Iterator<Item = usize> + '_ {
+        self.hot[colour.index()]
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &word)| {
+                let mut rest = word;
+                std::iter::from_fn(move || {
+                    (rest != 0).then(|| {
+                        let bit = rest.trailing_zeros() as usize;
+                        rest &= rest - 1;
+                        i * 64 + bit
+                    })
+                })
+            })
+    }
+
+    /// The empty cells of window `w` as a pair (the same cell twice if only one is empty).
+    fn empties(&self, board: &Board, w: usize) -> Option<(u16, u16)> {
+        let size = board.size();
+        let mut found = self.geometry.windows[w]
+            .iter()
+            .copied()
+            .filter(|&c| board.get(Point::from_index(c as usize, size)).is_none());
+        let a = found.next()?;
+        Some((a, found.next().unwrap_or(a)))
+    }
+
+    fn threat_pairs(&self, board: &Board, attacker: Color) -> Vec<(u16, u16)> {
+        let mut pairs: Vec<(u16, u16)> = self
+            .threat_windows(attacker)
+            .filter_map(|w| self.empties(board, w))
+            .collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        pairs
+    }
+
+    /// `attacker`'s threat count on `board` (whose stones these windows track): the fewest stones
+    /// that hit every threat window; `MAX_EXACT_THREATS + 1` when larger than that.
+    pub fn threat_count(&self, board: &Board, attacker: Color) -> u32 {
+        min_hitting(&self.threat_pairs(board, attacker), &[])
+    }
+
+    /// Empty points that are part of a six the side to move can complete with the stones left in
+    /// its turn: with one stone, the gap of a window holding 5; with two, the gaps of a window
+    /// holding 4 or 5 (and no opponent stone).
+    pub fn winning_points(&self, board: &Board) -> CellSet {
+        let mut set = CellSet::new();
+        if board.is_over() {
+            return set;
+        }
+        let me = board.to_move();
+        let need = WIN_LENGTH as u8 - stones_left(board);
+        for w in self.threat_windows(me) {
+            if self.counts[w][me.index()] >= need {
+                if let Some((a, b)) = self.empties(board, w) {
+                    set.insert(a as usize);
+                    set.insert(b as usize);
+                }
+            }
+        }
+        set
+    }
+
+    /// Empty points the side to move must take to stop the opponent's six next turn: those that
+    /// belong to some smallest set of stones hitting every opponent threat window (placing one
+    /// lowers the opponent's threat count by one). Empty when the opponent has no threat. When the
+    /// count is past [`MAX_EXACT_THREATS`], every empty cell of a threat window.
+    pub fn blocking_points(&self, board: &Board) -> CellSet {
+        let mut set = CellSet::new();
+        if board.is_over() {
+            return set;
+        }
+        let pairs = self.threat_pairs(board, board.to_move().opponent());
+        let threats = min_hitting(&pairs, &[]);
+        if threats == 0 {
+            return set;
+        }
+        for &(a, b) in &pairs {
+            for c in [a, b] {
+                if set.contains(c as usize) {
+                    continue;
+                }
+                if threats > MAX_EXACT_THREATS || min_hitting(&pairs, &[c]) + 1 == threats {
+                    set.insert(c as usize);
+                }
+            }
+        }
+        set
+    }
+}
+
+/// Stones the side to move still places this turn: 1 for Black's opening stone and second stones.
+pub fn stones_left(board: &Board) -> u8 {
+    if board.stone_count() == 0 || board.stage() == Stage::Second {
+        1
+    } else {
+        2
+    }
+}
+
+/// Fewest extra cells that, with `chosen`, hit every pair; `MAX_EXACT_THREATS + 1` if more.
+fn min_hitting(pairs: &[(u16, u16)], chosen: &[u16]) -> u32 {
+    let mut picked = [0u16; MAX_EXACT_THREATS as usize + 2];
+    picked[..chosen.len()].copy_from_slice(chosen);
+    (0..=MAX_EXACT_THREATS)
+        .find(|&k| can_hit(pairs, &mut picked, chosen.len(), k))
+        .unwrap_or(MAX_EXACT_THREATS + 1)
+}
+
+/// Whether `budget` more cells, added to `picked[..n]`, hit every pair.
+fn can_hit(pairs: &[(u16, u16)], picked: &mut [u16], n: usize, budget: u32) -> bool {
+    let missed = pairs
+        .iter()
+        .find(|(a, b)| !picked[..n].contains(a) && !picked[..n].contains(b));
+    let Some(&(a, b)) = missed else {
+        return true;
+    };
+    if budget == 0 {
+        return false;
+    }
+    let options = [a, b];
+    for &c in &options[..if a == b { 1 } else { 2 }] {
+        picked[n] = c;
+        if can_hit(pairs, picked, n + 1, budget - 1) {
+            return true;
+        }
+    }
+    false
+}
+
+/// `attacker`'s threat count on `board`, computed from scratch.
+pub fn threat_count(board: &Board, attacker: Color) -> u32 {
+    ThreatWindows::from_board(board).threat_count(board, attacker)
+}
+
+/// Points where the side to move completes a six this turn, computed from scratch.
+pub fn winning_points(board: &Board) -> CellSet {
+    ThreatWindows::from_board(board).winning_points(board)
+}
+
+/// Points the side to move must take to stop the opponent's six next turn, from scratch.
+pub fn blocking_points(board: &Board) -> CellSet {
+    ThreatWindows::from_board(board).blocking_points(board)
+}

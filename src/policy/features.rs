@@ -1,0 +1,395 @@
+//! [`FeatureBoard`]: the Bradley-Terry features of every empty cell, kept current on play and undo.
+//!
+//! Values of each group (see [`Group`]), for a candidate stone of the side to move:
+//! * `own4`, `opp4`: multiset ids of the four directions' line classes ([`crate::patterns::shape`]).
+//! * `nearest`: 0, 1, 2 for a stone at Chebyshev distance 1, 2, 3; 3 for farther or none.
+//! * `edge`: distance to the nearest edge, 4 for 4 or more.
+//! * `stage`: 0 for the first stone of a turn (and Black's opening stone). For a second stone, its
+//!   relation to the turn's first stone `f` at Chebyshev distance `d`, "on line" meaning on one of
+//!   the four lines through `f`: 1 `d = 1`; 2 `d = 2` on line; 3 `d = 2` off line; 4 `d = 3` on
+//!   line; 5 `d = 3` off line; 6 `d` = 4 or 5 on line; 7 anything farther.
+//! * `lastopp`: 0, 1, 2 for Chebyshev distance 1, 2, 3 to the nearest stone of the opponent's last
+//!   turn; 3 for farther, or no such stone.
+//! * `tactic`: 2 if the stone is part of a six completed this turn, 1 if it must be taken to stop
+//!   the opponent's six next turn ([`crate::patterns`]' blocking points), 0 otherwise.
+//!
+//! The first four are *static*: they depend only on stones near the cell and the colour to move,
+//! and are cached per cell for both colours. The last three are *dynamic*: they differ from their
+//! "far" value only near the turn's first stone, near the opponent's last stones or on the few
+//! tactical cells, and are computed per position by [`TurnContext`].
+
+use super::spec::Group;
+use crate::patterns::geometry::RING_RADIUS;
+use crate::patterns::shape::{self, Combiner};
+use crate::patterns::{CellSet, Geometry, PatternBoard};
+use crate::rules::{Board, Color, PlayError, Point, Stage};
+
+/// Value of `nearest` / `lastopp` meaning "farther than 3, or none".
+pub const FAR_DISTANCE: u16 = 3;
+/// `stage` value of every first stone.
+pub const STAGE_FIRST: u16 = 0;
+/// `stage` value of a second stone far from the first.
+pub const STAGE_FAR: u16 = 7;
+pub const TACTIC_NONE: u16 = 0;
+pub const TACTIC_BLOCK: u16 = 1;
+pub const TACTIC_WIN: u16 = 2;
+
+/// One value per group, indexed by [`Group::index`].
+pub type Team = [u16; 7];
+
+/// Ring-count increments for a stone at distance 1, 2, 3: bytes count stones within 1, 2, 3.
+const RING_ADD: [u32; 4] = [0, 0x01_01_01, 0x01_01_00, 0x01_00_00];
+
+fn nearest_value(rings: u32) -> u16 {
+    if rings & 0xFF != 0 {
+        0
+    } else if rings & 0xFF00 != 0 {
+        1
+    } else if rings & 0xFF_0000 != 0 {
+        2
+    } else {
+        FAR_DISTANCE
+    }
+}
+
+/// A board with each cell's static features cached for both colours.
+#[derive(Clone)]
+pub struct FeatureBoard {
+    pb: PatternBoard,
+    /// `dir_shapes[cell * 4 + dir]`: Black's own | opp class, then White's, 4 bits each.
+    dir_shapes: Vec<u16>,
+    /// `combos[colour][cell]`: (own4 id, opp4 id) for that colour to move.
+    combos: [Vec<(u16, u16)>; 2],
+    /// Per cell: stones within distance 1, 2, 3, one byte each.
+    rings: Vec<u32>,
+    /// Cells whose static features changed in the last play or undo.
+    changed: Vec<u16>,
+    stamp: Vec<u32>,
+    epoch: u32,
+}
+
+impl FeatureBoard {
+    pub fn new(board: &Board) -> FeatureBoard {
+        let pb = PatternBoard::new(board.clone());
+        let g = pb.geometry();
+        let area = g.area();
+        let mut fb = FeatureBoard {
+            dir_shapes: vec![0; area * 4],
+            combos: [vec![(0, 0); area], vec![(0, 0); area]],
+            rings: vec![0; area],
+            changed: Vec::with_capacity(128),
+            stamp: vec![0; area],
+            epoch: 1,
+            pb,
+        };
+        for cell in 0..area {
+            for dir in 0..4 {
+                fb.dir_shapes[cell * 4 + dir] = Self::shapes_of_key(fb.pb.key(cell, dir));
+            }
+        }
+        for &p in board.history() {
+            fb.add_rings(p.index(board.size()), true);
+        }
+        for cell in 0..area {
+            fb.refresh_combos(cell);
+        }
+        fb.changed.clear();
+        fb
+    }
+
+    #[inline]
+    fn shapes_of_key(key: u32) -> u16 {
+        let (bo, bp) = shape::black_shape(key);
+        let (wo, wp) = shape::black_shape(shape::swap_colours(key));
+        bo as u16 | (bp as u16) << 4 | (wo as u16) << 8 | (wp as u16) << 12
+    }
+
+    pub fn board(&self) -> &Board {
+        self.pb.board()
+    }
+
+    pub fn patterns(&self) -> &PatternBoard {
+        &self.pb
+    }
+
+    pub fn geometry(&self) -> &'static Geometry {
+        self.pb.geometry()
+    }
+
+    fn mark(&mut self, cell: usize) {
+        if self.stamp[cell] != self.epoch {
+            self.stamp[cell] = self.epoch;
+            self.changed.push(cell as u16);
+        }
+    }
+
+    fn add_rings(&mut self, cell: usize, add: bool) -> bool {
+        let g = self.pb.geometry();
+        let mut any = false;
+        for n in g.ring_neighbours(cell) {
+            let q = n.cell as usize;
+            let before = nearest_value(self.rings[q]);
+            if add {
+                self.rings[q] += RING_ADD[n.distance as usize];
+            } else {
+                self.rings[q] -= RING_ADD[n.distance as usize];
+            }
+            if nearest_value(self.rings[q]) != before {
+                any = true;
+                if self.stamp[q] != self.epoch {
+                    self.stamp[q] = self.epoch;
+                    self.changed.push(q as u16);
+                }
+            }
+        }
+        any
+    }
+
+    fn refresh_combos(&mut self, cell: usize) {
+        let s = &self.dir_shapes[cell * 4..cell * 4 + 4];
+        for colour in 0..2 {
+            let shift = 8 * colour;
+            let own = s
+                .iter()
+                .rev()
+                .fold(0u16, |acc, &v| acc << 4 | (v >> shift & 15));
+            let opp = s
+                .iter()
+                .rev()
+                .fold(0u16, |acc, &v| acc << 4 | (v >> (shift + 4) & 15));
+            self.combos[colour][cell] = (Combiner::own().id(own), Combiner::opp().id(opp));
+        }
+    }
+
+    fn after_stone(&mut self, cell: usize, placed: bool) {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.epoch = 1;
+        }
+        self.changed.clear();
+        self.mark(cell);
+        let g = self.pb.geometry();
+        for n in g.line_neighbours(cell) {
+            let (q, d) = (n.cell as usize, n.dir as usize);
+            self.dir_shapes[q * 4 + d] = Self::shapes_of_key(self.pb.key(q, d));
+            self.mark(q);
+        }
+        self.add_rings(cell, placed);
+        for i in 0..self.changed.len() {
+            let q = self.changed[i] as usize;
+            self.refresh_combos(q);
+        }
+    }
+
+    /// Places the next stone; on error nothing changes.
+    pub fn play(&mut self, p: Point) -> Result<(), PlayError> {
+        self.pb.play(p)?;
+        self.after_stone(p.index(self.board().size()), true);
+        Ok(())
+    }
+
+    /// Takes back the last stone.
+    pub fn undo(&mut self) -> Option<Point> {
+        let p = self.pb.undo()?;
+        self.after_stone(p.index(self.board().size()), false);
+        Some(p)
+    }
+
+    /// Cells whose static features changed in the last play or undo (the stone's cell included).
+    pub fn changed(&self) -> &[u16] {
+        &self.changed
+    }
+
+    /// The static group values (own4, opp4, nearest, edge) of `cell` for `to_move`.
+    #[inline]
+    pub fn static_values(&self, cell: usize, to_move: Color) -> [u16; 4] {
+        let (own, opp) = self.combos[to_move.index()][cell];
+        let edge = self.pb.geometry().edge_distance[cell].min(4) as u16;
+        [own, opp, nearest_value(self.rings[cell]), edge]
+    }
+
+    /// Per-direction classes of `cell` for `to_move` (directions as in `rules::DIRECTIONS`).
+    pub fn direction_classes(&self, cell: usize, to_move: Color) -> [(u8, u8); 4] {
+        std::array::from_fn(|d| {
+            let v = self.dir_shapes[cell * 4 + d] >> (8 * to_move.index());
+            ((v & 15) as u8, (v >> 4 & 15) as u8)
+        })
+    }
+
+    /// The turn context of the current position (stage, last stones, tactical cells).
+    pub fn context(&self) -> TurnContext {
+        TurnContext::new(&self.pb)
+    }
+
+    /// Every group's value for an empty `cell` in the current position.
+    pub fn team(&self, cell: usize, ctx: &TurnContext) -> Team {
+        let [own, opp, near, edge] = self.static_values(cell, ctx.to_move);
+        let p = Point::from_index(cell, self.board().size());
+        [
+            own,
+            opp,
+            near,
+            edge,
+            ctx.stage_value(p),
+            ctx.last_opp_value(p),
+            ctx.tactic_value(cell),
+        ]
+    }
+
+    /// Static values recomputed from scratch for every cell, for tests.
+    pub fn static_values_from_scratch(board: &Board, to_move: Color) -> Vec<[u16; 4]> {
+        let size = board.size();
+        let pb = PatternBoard::new(board.clone());
+        board
+            .points()
+            .map(|p| {
+                let cell = p.index(size);
+                let classes: [(u8, u8); 4] = std::array::from_fn(|d| pb.shape(cell, d, to_move));
+                let own = Combiner::own().id_of(classes.map(|c| c.0));
+                let opp = Combiner::opp().id_of(classes.map(|c| c.1));
+                let nearest = board
+                    .history()
+                    .iter()
+                    .map(|s| s.distance(p))
+                    .filter(|&d| d >= 1 && d <= RING_RADIUS as u32)
+                    .min()
+                    .map_or(FAR_DISTANCE, |d| d as u16 - 1);
+                let edge = (p.col as usize)
+                    .min(p.row as usize)
+                    .min(size - 1 - p.col as usize)
+                    .min(size - 1 - p.row as usize)
+                    .min(4) as u16;
+                [own, opp, nearest, edge]
+            })
+            .collect()
+    }
+}
+
+/// What the dynamic features of one position need.
+#[derive(Clone, Debug)]
+pub struct TurnContext {
+    pub to_move: Color,
+    /// The turn's first stone, when the next stone is a second one.
+    pub first: Option<Point>,
+    /// The opponent's stones of its last turn (one for Black's opening stone).
+    pub last_opp: [Option<Point>; 2],
+    pub wins: CellSet,
+    pub blocks: CellSet,
+}
+
+impl TurnContext {
+    pub fn new(pb: &PatternBoard) -> TurnContext {
+        let board = pb.board();
+        let to_move = board.to_move();
+        let history = board.history();
+        let first = board.pending_first_stone();
+        let mine_pending = usize::from(first.is_some());
+        let before = &history[..history.len() - mine_pending];
+        let mut last_opp = [None, None];
+        let opp_stones = before
+            .iter()
+            .enumerate()
+            .rev()
+            .take_while(|(n, _)| Board::color_of_stone(*n) != to_move)
+            .take(2);
+        for (slot, (_, &p)) in last_opp.iter_mut().zip(opp_stones) {
+            *slot = Some(p);
+        }
+        TurnContext {
+            to_move,
+            first,
+            last_opp,
+            wins: pb.winning_points(),
+            blocks: pb.blocking_points(),
+        }
+    }
+
+    pub fn stage(&self) -> Stage {
+        if self.first.is_some() {
+            Stage::Second
+        } else {
+            Stage::First
+        }
+    }
+
+    pub fn stage_value(&self, p: Point) -> u16 {
+        let Some(f) = self.first else {
+            return STAGE_FIRST;
+        };
+        let d = f.distance(p);
+        let dc = p.col as i32 - f.col as i32;
+        let dr = p.row as i32 - f.row as i32;
+        let on_line = dc == 0 || dr == 0 || dc.abs() == dr.abs();
+        match (d, on_line) {
+            (1, _) => 1,
+            (2, true) => 2,
+            (2, false) => 3,
+            (3, true) => 4,
+            (3, false) => 5,
+            (4 | 5, true) => 6,
+            _ => STAGE_FAR,
+        }
+    }
+
+    /// The `stage` value that cells away from the first stone take in this position.
+    pub fn stage_background(&self) -> u16 {
+        if self.first.is_some() {
+            STAGE_FAR
+        } else {
+            STAGE_FIRST
+        }
+    }
+
+    pub fn last_opp_value(&self, p: Point) -> u16 {
+        self.last_opp
+            .iter()
+            .flatten()
+            .map(|s| s.distance(p))
+            .filter(|&d| d >= 1 && d <= RING_RADIUS as u32)
+            .min()
+            .map_or(FAR_DISTANCE, |d| d as u16 - 1)
+    }
+
+    pub fn tactic_value(&self, cell: usize) -> u16 {
+        if self.wins.contains(cell) {
+            TACTIC_WIN
+        } else if self.blocks.contains(cell) {
+            TACTIC_BLOCK
+        } else {
+            TACTIC_NONE
+        }
+    }
+
+    /// Cells whose dynamic values may differ from the background: near the first stone (and on its
+    /// lines up to 5), near the opponent's last stones, and the tactical cells. May repeat cells.
+    pub fn dynamic_cells<'a>(
+        &'a self,
+        geometry: &'static Geometry,
+    ) -> impl Iterator<Item = usize> + 'a {
+        let size = geometry.size;
+        let around = |p: Option<Point>| {
+            p.into_iter().flat_map(move |p| {
+                let c = p.index(size);
+                geometry.ring_neighbours(c).iter().map(|n| n.cell as usize)
+            })
+        };
+        let first_lines = self.first.into_iter().flat_map(move |p| {
+            geometry
+                .line_neighbours(p.index(size))
+                .iter()
+                .map(|n| n.cell as usize)
+        });
+        around(self.first)
+            .chain(first_lines)
+            .chain(around(self.last_opp[0]))
+            .chain(around(self.last_opp[1]))
+            .chain(self.wins.iter())
+            .chain(self.blocks.iter())
+    }
+}
+
+/// Index of a group's value in a [`Team`].
+pub fn value(team: &Team, group: Group) -> u16 {
+    team[group.index()]
+}

@@ -1,0 +1,15 @@
+//! The Bradley-Terry move model (Coulom 2007; design.md A1, A4): feature groups, the weights file,
+//! and [`PolicyBoard`], which keeps every legal stone's weight current for priors and playouts.
+//!
+//! P(stone) = Π γ(features of the stone) / Σ over legal stones. Candidates are all empty cells,
+//! the same set the trainer (`liuzi-train`) fits on.
+
+mod board;
+pub mod features;
+mod gammas;
+mod spec;
+
+pub use board::PolicyBoard;
+pub use features::{FeatureBoard, Team, TurnContext};
+pub use gammas::{Gammas, WeightsError, WeightsErrorKind, FORMAT_VERSION};
+pub use spec::{FeatureSpec, Group};

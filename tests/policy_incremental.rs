@@ -1,0 +1,165 @@
+//! The incremental feature and weight tables against from-scratch recomputation after thousands of
+//! random stones with undos, and the sampler against the probabilities it claims.
+
+use liuzi::policy::{FeatureBoard, FeatureSpec, Gammas, Group, PolicyBoard};
+use liuzi::rules::{Board, Color, Point};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::sync::Arc;
+
+fn random_gammas(seed: u64) -> Arc<Gammas> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let spec = FeatureSpec::full();
+    let values = spec
+        .groups()
+        .iter()
+        .map(|g| {
+            (0..g.size())
+                .map(|_| (rng.gen_range(-3.0f64..3.0)).exp())
+                .collect()
+        })
+        .collect();
+    Arc::new(Gammas::new(spec, values, "random test gammas").unwrap())
+}
+
+/// Plays random stones near existing ones (so shapes and threats form) with random undos and
+/// calls `check` after every step.
+fn random_walk(
+    size: usize,
+    seed: u64,
+    steps: usize,
+    mut check: impl FnMut(&mut PolicyBoard, &mut Xoshiro256PlusPlus),
+) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let gammas = random_gammas(seed);
+    let mut pb = PolicyBoard::new(&Board::new(size).unwrap(), gammas);
+    for _ in 0..steps {
+        let b = pb.board();
+        if b.stone_count() > 0
+            && (b.is_over() || b.legal_points().next().is_none() || rng.gen_bool(0.3))
+        {
+            pb.undo().unwrap();
+        } else {
+            let legal: Vec<Point> = b.legal_points().collect();
+            let near: Vec<Point> = legal
+                .iter()
+                .copied()
+                .filter(|p| b.history().iter().any(|s| s.distance(*p) <= 2))
+                .collect();
+            let pool = if near.is_empty() || rng.gen_bool(0.1) {
+                &legal
+            } else {
+                &near
+            };
+            let p = pool[rng.gen_range(0..pool.len())];
+            pb.play(p).unwrap();
+        }
+        check(&mut pb, &mut rng);
+    }
+}
+
+#[test]
+fn incremental_tables_match_recomputation() {
+    for (size, seed) in [(19, 1), (9, 2), (25, 3)] {
+        random_walk(size, seed, 1500, |pb, _| {
+            let b = pb.board().clone();
+            let scratch = PolicyBoard::new(&b, pb.gammas().clone());
+            for p in b.points() {
+                assert_eq!(
+                    pb.weight(p),
+                    scratch.weight(p),
+                    "weight of {p:?} after {:?}",
+                    b.history()
+                );
+            }
+            assert_eq!(pb.total_weight(), scratch.total_weight());
+            assert_eq!(pb.winning_points(), liuzi::patterns::winning_points(&b));
+            assert_eq!(pb.blocking_points(), liuzi::patterns::blocking_points(&b));
+            for colour in [Color::Black, Color::White] {
+                let expected = FeatureBoard::static_values_from_scratch(&b, colour);
+                for p in b.legal_points() {
+                    let cell = p.index(size);
+                    assert_eq!(pb.features().static_values(cell, colour), expected[cell]);
+                }
+            }
+        });
+    }
+}
+
+#[test]
+fn weights_are_the_quantised_team_strengths() {
+    random_walk(19, 5, 400, |pb, _| {
+        if pb.board().is_over() {
+            return;
+        }
+        let ctx = pb.features().context();
+        let g = pb.gammas();
+        let background = g.gamma(Group::Stage, ctx.stage_background())
+            * g.gamma(Group::LastOpp, liuzi::policy::features::FAR_DISTANCE)
+            * g.gamma(Group::Tactic, liuzi::policy::features::TACTIC_NONE);
+        for p in pb.board().legal_points() {
+            let exact = pb.strength(p) / background * (1u64 << 24) as f64;
+            let w = pb.weight(p);
+            if exact > 2.0 && exact < (1u64 << 52) as f64 {
+                assert!(
+                    (w - exact).abs() <= 0.5 + exact * 1e-12,
+                    "{p:?}: {w} vs {exact}"
+                );
+            }
+        }
+    });
+}
+
+#[test]
+fn occupied_and_finished_positions_have_no_weight() {
+    let gammas = random_gammas(9);
+    let mut pb = PolicyBoard::new(&Board::standard(), gammas);
+    let c = Point::new(9, 9);
+    pb.play(c).unwrap();
+    assert_eq!(pb.weight(c), 0.0);
+    assert_eq!(pb.probability(c), 0.0);
+    assert!(pb.play(c).is_err());
+    assert_eq!(pb.board().stone_count(), 1);
+    let sum: f64 = pb.board().points().map(|p| pb.probability(p)).sum();
+    assert!((sum - 1.0).abs() < 1e-9);
+}
+
+#[test]
+fn sampler_follows_the_probabilities() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    let gammas = random_gammas(4);
+    let mut pb = PolicyBoard::new(&Board::new(7).unwrap(), gammas);
+    for p in [(3, 3), (2, 2), (4, 3), (3, 5), (1, 1)] {
+        pb.play(Point::new(p.0, p.1)).unwrap();
+    }
+    let n = 200_000;
+    let mut counts = vec![0usize; 49];
+    for _ in 0..n {
+        let p = pb.sample(&mut rng).unwrap();
+        counts[p.index(7)] += 1;
+    }
+    for p in pb.board().points() {
+        let expected = pb.probability(p) * n as f64;
+        let got = counts[p.index(7)] as f64;
+        // 5 standard deviations of a binomial count, plus slack for tiny expectations.
+        assert!(
+            (got - expected).abs() <= 5.0 * expected.sqrt() + 3.0,
+            "{p:?}: {got} vs {expected}"
+        );
+        if expected == 0.0 {
+            assert_eq!(got, 0.0);
+        }
+    }
+}
+
+#[test]
+fn uniform_gammas_give_every_legal_stone_the_same_weight() {
+    let mut pb = PolicyBoard::new(&Board::standard(), Arc::new(Gammas::uniform()));
+    pb.play(Point::new(9, 9)).unwrap();
+    pb.play(Point::new(10, 10)).unwrap();
+    let p = 1.0 / 359.0;
+    for q in pb.board().legal_points() {
+        assert!((pb.probability(q) - p).abs() < 1e-12);
+    }
+    assert!(FeatureSpec::full().contains(Group::Tactic));
+}
