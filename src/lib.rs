@@ -12,3 +12,4 @@ pub mod policy;
 pub mod protocol;
 pub mod records;
 pub mod rules;
+pub mod search;

@@ -157,6 +157,7 @@ fn fit_gammas(set: &GameSet, prior_games: f64) -> Result<Vec<f64>, String> {
         tolerance: 1e-14,
         threads: 1,
         check_every_group: false,
+        schedule: mm::Schedule::Cyclic,
     };
     let mut gammas = vec![1.0; n];
     problem.fit(&mut gammas, prior, &options, |_, _| true);
