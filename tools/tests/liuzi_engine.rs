@@ -33,10 +33,14 @@ fn liuzi_plays_clean_games_in_every_protocol() {
     let liuzi = liuzi_binary();
     let liuzi = liuzi.to_str().unwrap();
     let dir = tempfile::tempdir().unwrap();
+    // Small fixed playout budgets on one thread keep the games quick and reproducible; the
+    // three engines differ in budget and seed.
     let engines = [
-        format!("name=gtp cmd='{liuzi} gtp --seed 1'"),
-        format!("name=cloudict proto=cloudict cmd='{liuzi} c6 --seed 2'"),
-        format!("name=sau proto=sau cmd='{liuzi} c6 --letters sau --sau-placeholder --seed 3'"),
+        format!("name=gtp cmd='{liuzi} gtp --threads 1 --playouts 30 --seed 1'"),
+        format!("name=cloudict proto=cloudict cmd='{liuzi} c6 --threads 1 --playouts 60 --seed 2'"),
+        format!(
+            "name=sau proto=sau cmd='{liuzi} c6 --letters sau --sau-placeholder --threads 1 --playouts 30 --seed 3'"
+        ),
     ];
     let mut args = vec![
         "--mode",
