@@ -49,6 +49,17 @@ enum Command {
     Mm(MmArgs),
     /// Turn `index gamma` lines (Coulom's tool output) into a weights file.
     ImportRatings(ImportArgs),
+    /// Redraw the SVG learning curve of a training report.
+    Plot(PlotArgs),
+}
+
+#[derive(clap::Args)]
+struct PlotArgs {
+    /// JSON report written by `train`.
+    #[arg(long)]
+    report: PathBuf,
+    #[arg(long)]
+    out: PathBuf,
 }
 
 #[derive(clap::Args)]
@@ -465,6 +476,15 @@ fn import_ratings(args: ImportArgs) -> Result<()> {
     weights.save(&args.out).map_err(|e| e.to_string())
 }
 
+fn plot(args: PlotArgs) -> Result<()> {
+    let text = std::fs::read_to_string(&args.report)
+        .map_err(|e| format!("{}: {e}", args.report.display()))?;
+    let report: TrainReport =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", args.report.display()))?;
+    std::fs::write(&args.out, learning_curve_svg(&report))
+        .map_err(|e| format!("{}: {e}", args.out.display()))
+}
+
 fn main() {
     let cli = Cli::parse();
     let level = match cli.verbose {
@@ -485,6 +505,7 @@ fn main() {
         Command::ExportMm(a) => export_mm(a),
         Command::Mm(a) => run_mm(a),
         Command::ImportRatings(a) => import_ratings(a),
+        Command::Plot(a) => plot(a),
     };
     if let Err(message) = result {
         eprintln!("liuzi-train: {message}");
