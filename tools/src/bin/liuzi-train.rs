@@ -377,6 +377,13 @@ fn eval(args: EvalArgs) -> Result<()> {
     let t = Instant::now();
     let weights = Gammas::load(&args.weights).map_err(|e| e.to_string())?;
     let load_ms = t.elapsed().as_secs_f64() * 1000.0;
+    // What the engine pays at start-up: the weights, the shape tables and a first board.
+    let first_board = liuzi::policy::PolicyBoard::new(
+        &liuzi::rules::Board::standard(),
+        std::sync::Arc::new(weights.clone()),
+    );
+    let startup_ms = t.elapsed().as_secs_f64() * 1000.0;
+    drop(first_board);
     let threads = threads(args.data.threads);
     let games = load_games_limited(&args.data)?;
     let refs: Vec<&GameRecord> = games.iter().collect();
@@ -386,12 +393,14 @@ fn eval(args: EvalArgs) -> Result<()> {
     let fitted = Quality::from_metrics(&set.evaluate(&flat_gammas(&weights), threads));
     let uniform = Quality::from_metrics(&set.evaluate(&vec![1.0; set.n_features()], threads));
     eprintln!(
-        "{}: {} games ({} skipped), {} positions; weights loaded in {:.1} ms",
+        "{}: {} games ({} skipped), {} positions; weights loaded in {:.1} ms, first policy board \
+         (with the shape tables) ready after {:.1} ms",
         args.weights.display(),
         games.len(),
         skipped,
         fitted.positions,
-        load_ms
+        load_ms,
+        startup_ms
     );
     eprintln!(
         "uniform: mean log-evidence {:.4}, top-1 {:.4}, top-5 {:.4}",
