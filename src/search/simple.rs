@@ -448,7 +448,12 @@ mod tests {
             b.sort();
             assert_eq!(a, b);
         }
-        let mut cands: Vec<usize> = pos.candidates.members().iter().map(|&c| c as usize).collect();
+        let mut cands: Vec<usize> = pos
+            .candidates
+            .members()
+            .iter()
+            .map(|&c| c as usize)
+            .collect();
         cands.sort();
         let expected: Vec<usize> = (0..board.area())
             .filter(|&i| {

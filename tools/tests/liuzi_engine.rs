@@ -33,10 +33,13 @@ fn liuzi_plays_clean_games_in_every_protocol() {
     let liuzi = liuzi_binary();
     let liuzi = liuzi.to_str().unwrap();
     let dir = tempfile::tempdir().unwrap();
+    // The engine is a real search: a playout limit keeps its turns short whatever the clock.
     let engines = [
-        format!("name=gtp cmd='{liuzi} gtp --seed 1'"),
-        format!("name=cloudict proto=cloudict cmd='{liuzi} c6 --seed 2'"),
-        format!("name=sau proto=sau cmd='{liuzi} c6 --letters sau --sau-placeholder --seed 3'"),
+        format!("name=gtp cmd='{liuzi} gtp --seed 1 --playouts 200'"),
+        format!("name=cloudict proto=cloudict cmd='{liuzi} c6 --seed 2 --playouts 200'"),
+        format!(
+            "name=sau proto=sau cmd='{liuzi} c6 --letters sau --sau-placeholder --seed 3 --playouts 200'"
+        ),
     ];
     let mut args = vec![
         "--mode",
