@@ -245,8 +245,9 @@ impl<F: PositionFactory> Search<F> {
             // pairs it lacks now need this first stone, so give it all its children, taking
             // statistics from the other order where that was searched.
             if !self.regraft_root(node, parent, root_pos, scratch) {
+                // No room to graft: keep the root's statistics, regrow its subtree.
                 self.tree.reroot(node);
-                self.tree.edge(ROOT).clear_children();
+                self.tree.prune_to_root();
                 return self.tree.edge(ROOT).stats().visits;
             }
         }
