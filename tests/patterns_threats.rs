@@ -256,9 +256,18 @@ fn live_windows_potential_and_blocking_cells_match_brute_force() {
                 for min in 2..=4u8 {
                     let expected = brute_potential(b, colour, min as usize);
                     assert_eq!(w.potential_cells(b, colour, min), expected);
+                    let mut live = 0;
                     for id in w.live_windows(colour, min) {
                         assert!(w.count(id, colour) >= min && w.count(id, colour.opponent()) == 0);
+                        live += 1;
                     }
+                    let expected_live = (0..w.counts().len())
+                        .filter(|&id| {
+                            w.count(id, colour) >= min && w.count(id, colour.opponent()) == 0
+                        })
+                        .count();
+                    assert_eq!(live, expected_live);
+                    assert_eq!(w.live_window_count(colour, min) as usize, live);
                 }
                 // Blocking cells for an explicit attacker, whoever is to move: the cells whose
                 // stone lowers the attacker's exact threat count by one. (A finished six has no

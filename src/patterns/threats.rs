@@ -43,6 +43,8 @@ pub struct ThreatWindows {
     /// `live[colour][k - MIN_LIVE]` bit `w` set: window `w` holds at least `k` stones of that
     /// colour and none of the other. Level 4 are the threat windows.
     live: [[[u64; WINDOW_WORDS]; LIVE_LEVELS]; 2],
+    /// Set bits of each `live` level.
+    live_counts: [[u32; LIVE_LEVELS]; 2],
 }
 
 impl ThreatWindows {
@@ -52,6 +54,7 @@ impl ThreatWindows {
             geometry,
             counts: vec![[0, 0]; geometry.windows.len()],
             live: [[[0; WINDOW_WORDS]; LIVE_LEVELS]; 2],
+            live_counts: [[0; LIVE_LEVELS]; 2],
         }
     }
 
@@ -64,34 +67,63 @@ impl ThreatWindows {
         windows
     }
 
-    fn refresh(&mut self, w: usize) {
-        let [b, wh] = self.counts[w];
+    /// Sets or clears window `w` at `colour`'s live levels for own-stone counts `levels`.
+    #[inline]
+    fn mark(&mut self, colour: usize, w: usize, levels: std::ops::RangeInclusive<u8>, on: bool) {
         let (word, bit) = (w / 64, 1u64 << (w % 64));
-        for (colour, (mine, theirs)) in [(b, wh), (wh, b)].into_iter().enumerate() {
-            for (level, words) in self.live[colour].iter_mut().enumerate() {
-                if theirs == 0 && mine >= MIN_LIVE + level as u8 {
-                    words[word] |= bit;
-                } else {
-                    words[word] &= !bit;
-                }
+        for k in levels {
+            let level = usize::from(k - MIN_LIVE);
+            if on {
+                self.live[colour][level][word] |= bit;
+                self.live_counts[colour][level] += 1;
+            } else {
+                self.live[colour][level][word] &= !bit;
+                self.live_counts[colour][level] -= 1;
             }
         }
     }
 
-    /// A `colour` stone arrives on `cell`.
+    /// A `colour` stone arrives on `cell`. A window changes liveness only when the colour's own
+    /// count reaches a new level while the other colour is absent, or when the colour's first
+    /// stone kills the other colour's live window.
     pub fn place(&mut self, cell: usize, colour: Color) {
+        let (me, them) = (colour.index(), colour.opponent().index());
         for &w in self.geometry.windows_of(cell) {
-            self.counts[w as usize][colour.index()] += 1;
-            self.refresh(w as usize);
+            let w = w as usize;
+            self.counts[w][me] += 1;
+            let (mine, theirs) = (self.counts[w][me], self.counts[w][them]);
+            if theirs == 0 {
+                if (MIN_LIVE..=4).contains(&mine) {
+                    self.mark(me, w, mine..=mine, true);
+                }
+            } else if mine == 1 && theirs >= MIN_LIVE {
+                self.mark(them, w, MIN_LIVE..=theirs.min(4), false);
+            }
         }
     }
 
-    /// The `colour` stone on `cell` is taken back.
+    /// The `colour` stone on `cell` is taken back (the reverse of [`ThreatWindows::place`]).
     pub fn remove(&mut self, cell: usize, colour: Color) {
+        let (me, them) = (colour.index(), colour.opponent().index());
         for &w in self.geometry.windows_of(cell) {
-            self.counts[w as usize][colour.index()] -= 1;
-            self.refresh(w as usize);
+            let w = w as usize;
+            let before = self.counts[w][me];
+            self.counts[w][me] -= 1;
+            let theirs = self.counts[w][them];
+            if theirs == 0 {
+                if (MIN_LIVE..=4).contains(&before) {
+                    self.mark(me, w, before..=before, false);
+                }
+            } else if before == 1 && theirs >= MIN_LIVE {
+                self.mark(them, w, MIN_LIVE..=theirs.min(4), true);
+            }
         }
+    }
+
+    /// How many windows hold at least `min_count` stones of `colour` and none of the other
+    /// (`min_count` clamped to `MIN_LIVE..=4`), kept current on every stone.
+    pub fn live_window_count(&self, colour: Color, min_count: u8) -> u32 {
+        self.live_counts[colour.index()][usize::from(min_count.clamp(MIN_LIVE, 4) - MIN_LIVE)]
     }
 
     /// Stone counts of every window, for tests comparing against a recomputation.

@@ -93,7 +93,7 @@ impl ThreatBoard {
 
     /// Whether `colour` has a window it completes to six with the two stones of a turn.
     pub fn has_threat_window(&self, colour: Color) -> bool {
-        self.windows.threat_windows(colour).next().is_some()
+        self.windows.live_window_count(colour, 4) > 0
     }
 
     /// Whether `colour` has six (or more) in a row.
