@@ -71,6 +71,9 @@ pub enum Command {
         #[arg(long)]
         sau_placeholder: bool,
     },
+    /// Benchmark the search: fixed positions and playouts; prints playouts/s and the behaviour
+    /// signature (reproducible with --threads 1, the default here); ends with a JSON line
+    Bench,
     /// Benchmark: pipe GoGui's ruler command storm through the GTP front-end and time it
     BenchRuler {
         /// Replays of the 235-stone game (GoGui sent ~1,200 in one game)

@@ -12,4 +12,5 @@ pub mod policy;
 pub mod protocol;
 pub mod records;
 pub mod rules;
+pub mod search;
 pub mod tactics;

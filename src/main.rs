@@ -6,7 +6,7 @@ mod cli;
 use clap::Parser;
 use cli::{Cli, Command};
 use liuzi::config::EngineConfig;
-use liuzi::engine::{Engine, NearestPointGenerator};
+use liuzi::engine::{build_generator, Engine, TimePolicy};
 use liuzi::protocol::c6::C6;
 use liuzi::protocol::gtp::{storm, Gtp};
 use std::io::{self, Write};
@@ -42,6 +42,12 @@ fn run(cli: &Cli) -> Result<(), String> {
             return bench_ruler(engine, &config, replays, emit)
         }
         Command::BenchSolver { nodes, repeat } => return bench_solver(nodes, repeat),
+        Command::Bench => {
+            // Fixed work, one fresh search per position: 1 thread unless --threads says more.
+            let report = liuzi::search::bench::run_bench(cli.threads.unwrap_or(1).max(1));
+            print!("{}", report.text);
+            return Ok(());
+        }
     };
     match served {
         // The controller closing our stdout is the end of the session, not a failure.
@@ -52,9 +58,10 @@ fn run(cli: &Cli) -> Result<(), String> {
 
 /// The engine with its move generator: the seam where the search plugs in.
 fn build_engine(config: &EngineConfig) -> Result<Engine, String> {
-    let mut engine = Engine::new(config.engine.board_size, Box::new(NearestPointGenerator))
-        .map_err(|e| e.to_string())?;
+    let generator = build_generator(config).map_err(|e| format!("configuration: {e}"))?;
+    let mut engine = Engine::new(config.engine.board_size, generator).map_err(|e| e.to_string())?;
     engine.clock_mut().default_stone_time = Some(config.stone_time());
+    engine.clock_mut().policy = TimePolicy::from_config(config);
     Ok(engine)
 }
 

@@ -49,17 +49,25 @@ fn take_engine_turn(
     stones
 }
 
-/// The opponent's next turn: empty points 7 apart in index order, so its stones stay scattered
-/// and it never makes six (the engine would then have nothing to answer).
+/// The opponent's next turn: it blocks the engine's six-threats, otherwise it takes empty
+/// points 7 apart in index order, so its stones stay scattered and it never makes six (the
+/// engine would then have nothing to answer) and the engine (a real search) does not win
+/// within the few turns the tests play.
 fn opponent_turn(board: &mut Board) -> Vec<Point> {
     let n = if board.stone_count() == 0 { 1 } else { 2 };
     let mut stones = Vec::new();
-    for k in 0..361 {
-        let p = Point::from_index(k * 7 % 361, 19);
-        if stones.len() < n && board.is_empty_at(p) {
-            board.play(p).unwrap();
-            stones.push(p);
-        }
+    while stones.len() < n {
+        let block = liuzi::patterns::blocking_points(board).points(19).next();
+        let p = block.unwrap_or_else(|| {
+            (0..361)
+                .map(|k| Point::from_index(k * 7 % 361, 19))
+                .find(|&p| board.is_empty_at(p))
+                .expect("an empty point")
+        });
+        board
+            .play(p)
+            .unwrap_or_else(|e| panic!("{e} at {p:?} after {:?}", board.history()));
+        stones.push(p);
     }
     assert!(
         !board.is_over(),
@@ -88,15 +96,8 @@ fn cloudict_engine_as_white_then_black() {
     board.play(Point::new(9, 9)).unwrap();
     s.send_str("move JJ");
     take_engine_turn(&s.read_line(), &mut board, order, false);
-    for _ in 0..6 {
-        if board.is_over() {
-            break;
-        }
-        let ours = opponent_turn(&mut board);
-        s.send_str(&format!("move {}", token(&ours, order)));
-        take_engine_turn(&s.read_line(), &mut board, order, false);
-    }
-    // Bad input: messages on stderr only, state unchanged (the next good move still fits).
+    // Bad input (early, while the game surely goes on: the engine is a real search and may win
+    // soon): messages on stderr only, state unchanged (the next good move still fits).
     let occupied = token(&[Point::new(9, 9), Point::new(0, 0)], order);
     for bad in [
         "move ZZZZ",
@@ -110,9 +111,14 @@ fn cloudict_engine_as_white_then_black() {
         s.send_str(bad);
     }
     s.send(b"move \xff\xfe");
-    let ours = opponent_turn(&mut board);
-    s.send_str(&format!("move {}", token(&ours, order)));
-    take_engine_turn(&s.read_line(), &mut board, order, false);
+    for _ in 0..6 {
+        if board.is_over() {
+            break;
+        }
+        let ours = opponent_turn(&mut board);
+        s.send_str(&format!("move {}", token(&ours, order)));
+        take_engine_turn(&s.read_line(), &mut board, order, false);
+    }
 
     // A new game as Black: the engine answers `new black` at once.
     s.send_str("new black");

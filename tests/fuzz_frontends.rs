@@ -57,7 +57,7 @@ fn word<R: Rng>(rng: &mut R, size: usize) -> String {
                 .map(|_| char::from_u32(rng.gen_range(1..0x3000)).unwrap_or('?'))
                 .collect()
         }
-        9 => pick(rng, &COMMANDS).to_string(),
+        9 => pick(rng, COMMANDS).to_string(),
         10 => "/nonexistent/liuzi-fuzz.sgf".to_string(),
         _ => rng.gen_range(0u32..1000).to_string(),
     }
@@ -98,7 +98,7 @@ fn gtp_line<R: Rng>(rng: &mut R, board: &Board) -> Vec<u8> {
                         "showboard",
                     ],
                 ),
-                _ => pick(rng, &COMMANDS),
+                _ => pick(rng, COMMANDS),
             };
             // Never let the fuzzer write files or quit early.
             let command = match command {

@@ -120,7 +120,7 @@ fn refused_commands_leave_the_state_unchanged() {
     let setup = ["play b K10", "play w L11", "play w M12", "play b A1"];
     let probe = ["showboard", "gogui-rules_board", "gogui-rules_side_to_move"];
     let mut long_line = b"6 play b ".to_vec();
-    long_line.extend(std::iter::repeat(b'x').take(5000));
+    long_line.extend(std::iter::repeat_n(b'x', 5000));
     let bad: Vec<(Vec<u8>, &str)> = vec![
         (line("play b K10"), "? illegal move"),
         (line("play w K10"), "? illegal move"),

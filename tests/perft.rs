@@ -25,7 +25,7 @@ impl Naive {
 
     /// Turn t (0 = Black's single opening stone, then two stones a turn); even turns are Black's.
     fn colour_of(n: usize) -> u8 {
-        let turn = if n == 0 { 0 } else { (n + 1) / 2 };
+        let turn = if n == 0 { 0 } else { n.div_ceil(2) };
         if turn % 2 == 0 {
             1
         } else {

@@ -16,7 +16,7 @@
 //! `j`'s teams holding `i` divided by `γ_i`, and `E_j` all of `j`'s team strength. Each update can
 //! only raise the log-posterior (data log-likelihood plus the prior's virtual games).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::fmt;
 use std::ops::Range;
 
@@ -92,7 +92,7 @@ pub struct Problem {
     winners: Vec<u32>,
     weights: Vec<f32>,
     entry_team: Vec<u32>,
-    entry_mult: Vec<u32>,
+    entry_mult: Vec<u16>,
 }
 
 impl Problem {
@@ -134,10 +134,10 @@ impl Problem {
 
     /// Bytes held by the problem's arrays (for the memory report).
     pub fn heap_bytes(&self) -> usize {
-        self.slots.len() * 4 * 3 // slots plus the interning map's copy and overhead, roughly
+        self.slots.len() * 4
             + self.starts.len() * 8
             + self.winners.len() * 8
-            + self.entry_team.len() * 8
+            + self.entry_team.len() * 6
     }
 
     fn group_of(&self, feature: u32) -> Option<usize> {
@@ -163,19 +163,6 @@ impl Problem {
         Ok(id)
     }
 
-    /// Interns a team given as one slot per group (`None` = no member), without range checks
-    /// beyond debug assertions: the fast path for callers that build slots themselves.
-    pub fn team_from_slots(&mut self, slots: &[u32]) -> u32 {
-        debug_assert_eq!(slots.len(), self.groups.len());
-        if let Some(&id) = self.intern.get(slots) {
-            return id;
-        }
-        let id = self.n_teams() as u32;
-        self.slots.extend_from_slice(slots);
-        self.intern.insert(slots.to_vec(), id);
-        id
-    }
-
     /// Members of team `t` (global indices).
     pub fn members(&self, t: u32) -> impl Iterator<Item = u32> + '_ {
         let g = self.groups.len();
@@ -195,9 +182,14 @@ impl Problem {
         if !participants.iter().any(|&(t, m)| t == winner && m > 0) {
             return Err(MmError::WinnerNotParticipant);
         }
-        for &(t, m) in participants {
-            self.entry_team.push(t);
-            self.entry_mult.push(m);
+        for &(t, mut m) in participants {
+            // Multiplicities are stored in 16 bits: split larger ones over several entries.
+            while m > 0 {
+                let part = m.min(u16::MAX as u32);
+                self.entry_team.push(t);
+                self.entry_mult.push(part as u16);
+                m -= part;
+            }
         }
         self.starts.push(self.entry_team.len() as u64);
         self.winners.push(winner);
@@ -205,9 +197,43 @@ impl Problem {
         Ok(())
     }
 
+    /// Adds a team given as one slot per group (`u32::MAX` = no member) *without* interning: for
+    /// callers that deduplicate teams themselves. Slots are trusted (debug-checked).
+    pub fn push_team(&mut self, slots: &[u32]) -> u32 {
+        debug_assert_eq!(slots.len(), self.groups.len());
+        debug_assert!(slots
+            .iter()
+            .zip(&self.groups)
+            .all(|(&m, r)| m == NONE || r.contains(&m)));
+        let id = self.n_teams() as u32;
+        self.slots.extend_from_slice(slots);
+        id
+    }
+
+    /// Moves `other`'s teams and competitions (same groups) into this problem. Teams are not
+    /// merged with equal ones already here: a duplicate team only costs its slots.
+    pub fn append(&mut self, other: Problem) {
+        assert_eq!(
+            self.groups, other.groups,
+            "appending a problem with other groups"
+        );
+        let team_base = self.n_teams() as u32;
+        let entry_base = self.entry_team.len() as u64;
+        self.slots.extend_from_slice(&other.slots);
+        self.intern.clear();
+        self.entry_team
+            .extend(other.entry_team.iter().map(|&t| t + team_base));
+        self.entry_mult.extend_from_slice(&other.entry_mult);
+        self.starts
+            .extend(other.starts[1..].iter().map(|&s| s + entry_base));
+        self.winners
+            .extend(other.winners.iter().map(|&t| t + team_base));
+        self.weights.extend_from_slice(&other.weights);
+    }
+
     /// Drops the interning map once every team is known (it is the largest transient structure).
     pub fn seal(&mut self) {
-        self.intern = HashMap::new();
+        self.intern = HashMap::default();
     }
 
     /// Competition `j`: (winner, weight, entries).
@@ -216,7 +242,7 @@ impl Problem {
         let entries = self.entry_team[range.clone()]
             .iter()
             .copied()
-            .zip(self.entry_mult[range].iter().copied());
+            .zip(self.entry_mult[range].iter().map(|&m| m as u32));
         (self.winners[j], self.weights[j] as f64, entries)
     }
 
@@ -291,6 +317,7 @@ impl Problem {
     }
 
     /// One MM update of every gamma of `group` (the others fixed). `wins` from [`Problem::wins`].
+    /// Returns the data log-likelihood *before* the update (it comes free with the pass).
     pub fn update_group(
         &self,
         gammas: &mut [f64],
@@ -298,40 +325,70 @@ impl Problem {
         wins: &[f64],
         prior: Prior,
         threads: usize,
-    ) {
+    ) -> f64 {
         let range = self.groups[group].clone();
         let len = range.len();
-        let strength = self.strengths(gammas);
-        let slots_per_team = self.groups.len();
+        let g = self.groups.len();
+        // Per team: its strength and its member of `group` (local index, or NONE), side by side so
+        // that each entry costs one random memory access.
+        let teams: Vec<(f64, u32)> = self
+            .slots
+            .chunks(g.max(1))
+            .map(|s| {
+                let strength = s
+                    .iter()
+                    .filter(|&&m| m != NONE)
+                    .map(|&m| gammas[m as usize])
+                    .product();
+                let member = s[group];
+                (
+                    strength,
+                    if member == NONE {
+                        NONE
+                    } else {
+                        member - range.start
+                    },
+                )
+            })
+            .collect();
+        let inverse: Vec<f64> = gammas[range.start as usize..range.end as usize]
+            .iter()
+            .map(|g| 1.0 / g)
+            .collect();
         let sums = self.parallel(threads, |chunk| {
             let mut acc = vec![0.0f64; len];
+            let mut ll = 0.0;
             for j in chunk {
-                let (_, w, entries) = self.competition(j);
                 let lo = self.starts[j] as usize;
                 let hi = self.starts[j + 1] as usize;
-                let e: f64 = entries.map(|(t, m)| m as f64 * strength[t as usize]).sum();
+                let ids = &self.entry_team[lo..hi];
+                let mults = &self.entry_mult[lo..hi];
+                let mut e = 0.0;
+                for (&t, &m) in ids.iter().zip(mults) {
+                    e += m as f64 * teams[t as usize].0;
+                }
+                let w = self.weights[j] as f64;
+                ll += w * (teams[self.winners[j] as usize].0 / e).ln();
                 let scale = w / e;
-                for k in lo..hi {
-                    let t = self.entry_team[k] as usize;
-                    let member = self.slots[t * slots_per_team + group];
-                    if member != NONE {
-                        let v = (member - range.start) as usize;
-                        acc[v] += scale * self.entry_mult[k] as f64 * strength[t]
-                            / gammas[member as usize];
+                for (&t, &m) in ids.iter().zip(mults) {
+                    let (strength, v) = teams[t as usize];
+                    if v != NONE {
+                        acc[v as usize] += scale * m as f64 * strength * inverse[v as usize];
                     }
                 }
             }
-            acc
+            (acc, ll)
         });
         for v in 0..len {
             let i = range.start as usize + v;
-            let c: f64 = sums.iter().map(|s| s[v]).sum();
+            let c: f64 = sums.iter().map(|s| s.0[v]).sum();
             let denominator = c + prior.games / (gammas[i] + prior.opponent);
             let numerator = wins[i] + prior.wins;
             if denominator > 0.0 && numerator > 0.0 {
                 gammas[i] = numerator / denominator;
             }
         }
+        sums.iter().map(|s| s.1).sum()
     }
 
     /// Prediction quality of `gammas` on these competitions.
@@ -371,9 +428,12 @@ impl Problem {
         total
     }
 
-    /// Fits `gammas` (start from 1s) by cyclic sweeps over the groups until a sweep raises the
-    /// mean log-posterior by less than `tolerance` per competition, or `max_sweeps`. Calls
-    /// `on_sweep` after each sweep (return `false` to stop).
+    /// Fits `gammas` (start from 1s). Each *iteration* makes as many group updates as there are
+    /// groups, chosen by `options.schedule`; it stops when an iteration changes the mean data
+    /// log-likelihood by less than `tolerance` per competition, or after `max_sweeps` iterations.
+    /// (The log-posterior keeps creeping up long after: gammas of never-winning values sink
+    /// slowly towards 0 without changing predictions.) Calls `on_sweep` after each iteration
+    /// (return `false` to stop).
     pub fn fit(
         &self,
         gammas: &mut [f64],
@@ -383,32 +443,53 @@ impl Problem {
     ) -> Vec<SweepStats> {
         let (total_weight, wins) = self.wins();
         let n = total_weight.max(1.0);
+        let groups = self.groups.len();
         let posterior =
             |g: &[f64]| self.log_likelihood(g, options.threads) + self.log_prior(g, prior);
+        // Last improvement of each group; unknown (infinite) until it has been updated once.
+        let mut delta = vec![f64::INFINITY; groups];
+        let mut round_robin = 0;
         let mut history = Vec::new();
-        let mut last = posterior(gammas);
+        let mut last = self.log_likelihood(gammas, options.threads);
         for sweep in 1..=options.max_sweeps {
+            let start = last;
             let mut group_posteriors = Vec::new();
-            for group in 0..self.groups.len() {
-                self.update_group(gammas, group, &wins, prior, options.threads);
+            let mut pending: Option<(usize, f64)> = None;
+            for _ in 0..groups {
+                let group = match options.schedule {
+                    Schedule::Cyclic => {
+                        round_robin = (round_robin + 1) % groups;
+                        (round_robin + groups - 1) % groups
+                    }
+                    // Coulom's mm: the group whose last update gained most (ties: lowest index).
+                    Schedule::Greedy => {
+                        (0..groups).fold(0, |best, g| if delta[g] > delta[best] { g } else { best })
+                    }
+                };
+                let before = self.update_group(gammas, group, &wins, prior, options.threads);
+                if let Some((g, ll)) = pending {
+                    delta[g] = (before - ll) / n;
+                }
+                pending = Some((group, before));
                 if options.check_every_group {
                     group_posteriors.push(posterior(gammas));
                 }
             }
             let ll = self.log_likelihood(gammas, options.threads);
-            let post = ll + self.log_prior(gammas, prior);
+            if let Some((g, before)) = pending {
+                delta[g] = (ll - before) / n;
+            }
             let stats = SweepStats {
                 sweep,
                 log_likelihood: ll,
-                log_posterior: post,
+                log_posterior: ll + self.log_prior(gammas, prior),
                 mean_log_likelihood: ll / n,
                 group_posteriors,
             };
-            let improvement = (post - last) / n;
-            last = post;
+            last = ll;
             let go_on = on_sweep(&stats, gammas);
             history.push(stats);
-            if !go_on || improvement.abs() < options.tolerance {
+            if !go_on || ((ll - start) / n).abs() < options.tolerance {
                 break;
             }
         }
@@ -416,14 +497,25 @@ impl Problem {
     }
 }
 
+/// Which group an MM step updates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Schedule {
+    /// Every group in turn (Sayuri's `mm.cc`).
+    Cyclic,
+    /// The group whose last update raised the log-likelihood most, as Coulom's `mm` does; every
+    /// group is updated once first.
+    Greedy,
+}
+
 #[derive(Clone, Debug)]
 pub struct FitOptions {
     pub max_sweeps: usize,
-    /// Stop when a sweep changes the mean log-posterior per competition by less than this.
+    /// Stop when a sweep changes the mean data log-likelihood per competition by less than this.
     pub tolerance: f64,
     pub threads: usize,
     /// Record the log-posterior after every group update (costs one pass each).
     pub check_every_group: bool,
+    pub schedule: Schedule,
 }
 
 impl Default for FitOptions {
@@ -433,6 +525,7 @@ impl Default for FitOptions {
             tolerance: 1e-4,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             check_every_group: false,
+            schedule: Schedule::Greedy,
         }
     }
 }
@@ -642,7 +735,7 @@ mod tests {
             max_sweeps: 500,
             tolerance: 1e-12,
             threads: 1,
-            check_every_group: false,
+            ..FitOptions::default()
         };
         p.fit(&mut g, Prior::NONE, &opts, |_, _| true);
         assert!((g[0] / g[1] - 3.0).abs() < 1e-6, "{g:?}");

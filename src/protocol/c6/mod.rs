@@ -202,14 +202,14 @@ impl C6 {
             }
             "next" => {
                 no_args(args)?;
+                if self.engine.board().is_over() {
+                    return Err("the game is over".to_string());
+                }
                 let to_move = self.engine.board().to_move();
                 if let Some(last) = self.last_placed {
                     if last == to_move {
                         return Err(format!("{last} has not finished its turn"));
                     }
-                }
-                if self.engine.board().is_over() {
-                    return Err("the game is over".to_string());
                 }
                 self.own_color = Some(to_move);
                 self.answer(out)?;
@@ -381,3 +381,107 @@ const HELP: &str = "Liuzi Connect6 protocol: name | new black|white | move XXXX 
 white XXXX | next | depth d | vcf | unvcf | print | end | error | quit. Stones are two letters \
 A..S each (column, then row; rows from the bottom, or from the top with --letters sau); a turn \
 is four letters, Black's opening stone two (or JJ@@).";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::NearestPointGenerator;
+
+    fn c6(placeholder: bool) -> C6 {
+        let mut config = EngineConfig::builtin();
+        config.c6.write_placeholder = placeholder;
+        let engine = Engine::new(19, Box::new(NearestPointGenerator)).unwrap();
+        C6::new(engine, &config)
+    }
+
+    fn send(c6: &mut C6, line: &str) -> Output {
+        let mut out = Output::default();
+        assert_eq!(c6.handle_line(line, &mut out), Flow::Continue);
+        out
+    }
+
+    #[test]
+    fn black_answers_new_at_once_with_or_without_placeholder() {
+        assert_eq!(send(&mut c6(false), "new black").stdout, "move JJ\n");
+        assert_eq!(send(&mut c6(true), "new black").stdout, "move JJ@@\n");
+        let mut white = c6(true);
+        assert_eq!(send(&mut white, "new white").stdout, "");
+        let reply = send(&mut white, "move JJ@@").stdout;
+        assert!(
+            reply.starts_with("move ") && reply.len() == "move ABCD\n".len(),
+            "{reply}"
+        );
+        assert_eq!(white.engine().board().stone_count(), 3);
+    }
+
+    #[test]
+    fn turns_must_be_whole_and_legal() {
+        let mut g = c6(false);
+        send(&mut g, "new xxx");
+        for bad in [
+            "black JJKK",
+            "white JJ",
+            "black JJ@@@@",
+            "black",
+            "black JJ JJ",
+        ] {
+            let out = send(&mut g, bad);
+            assert!(out.stderr.starts_with("error: "), "{bad}: {out:?}");
+            assert_eq!(g.engine().board().stone_count(), 0, "{bad}");
+        }
+        assert_eq!(send(&mut g, "black JJJJ").stderr, "");
+        assert_eq!(g.engine().board().stone_count(), 1);
+        assert!(send(&mut g, "white KK")
+            .stderr
+            .contains("a turn is two stones"));
+        assert!(send(&mut g, "white KKKK").stderr.contains("occupied"));
+        assert!(send(&mut g, "black KKLL")
+            .stderr
+            .contains("white is to play"));
+        assert_eq!(send(&mut g, "white KKLL").stderr, "");
+        // `next` plays Black (the colour after the last placed, White).
+        let reply = send(&mut g, "next").stdout;
+        assert!(reply.starts_with("move "));
+        assert_eq!(g.engine().board().to_move(), Color::White);
+    }
+
+    #[test]
+    fn a_single_winning_stone_is_accepted_and_ends_the_game() {
+        let mut g = c6(false);
+        send(&mut g, "new white");
+        // Black (the opponent) builds five on row A while White's replies go elsewhere.
+        for line in [
+            "black AAAA",
+            "white SSQS",
+            "black BACA",
+            "white OSMS",
+            "black DAEA",
+            "white KSIS",
+        ] {
+            assert_eq!(send(&mut g, line).stderr, "", "{line}");
+        }
+        let out = send(&mut g, "move FA");
+        assert_eq!(out.stdout, "");
+        assert!(out.stderr.contains("black wins"), "{out:?}");
+        assert!(send(&mut g, "next").stderr.contains("the game is over"));
+    }
+
+    #[test]
+    fn quit_exit_and_dialect_commands() {
+        let mut g = c6(false);
+        assert_eq!(send(&mut g, "name?").stdout, "name Liuzi\n");
+        assert!(send(&mut g, "depth 4").stderr.contains("4 s per turn"));
+        assert_eq!(
+            g.stone_time(),
+            Some(EngineConfig::builtin().c6_stone_time(4.0))
+        );
+        assert!(send(&mut g, "depth 0").stderr.starts_with("error: "));
+        for quiet in ["vcf", "unvcf", "end", "end black", "error", "print", "help"] {
+            assert_eq!(send(&mut g, quiet).stdout, "", "{quiet}");
+        }
+        for quit in ["quit", "exit", "QUIT"] {
+            let mut out = Output::default();
+            assert_eq!(g.handle_line(quit, &mut out), Flow::Quit);
+        }
+    }
+}

@@ -168,3 +168,64 @@ fn respond_error(out: &mut String, id: &str, message: &str) {
     let one_line = message.replace('\n', " ");
     respond(out, '?', id, &one_line);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::NearestPointGenerator;
+    use crate::rules::Point;
+
+    fn gtp() -> Gtp {
+        let config = EngineConfig::builtin();
+        let engine = Engine::new(19, Box::new(NearestPointGenerator)).unwrap();
+        Gtp::new(engine, &config)
+    }
+
+    #[test]
+    fn cleaning_follows_gtp_preprocessing() {
+        assert_eq!(clean("play b K10 # why"), "play b K10 ");
+        assert_eq!(clean("play\tb K10\r"), "play\tb K10");
+        assert_eq!(clean("na\x07me"), "name");
+        assert!(matches!(clean("name"), Cow::Borrowed(_)));
+        assert!(is_id("0") && is_id("123") && !is_id("-1") && !is_id("1a") && !is_id(""));
+        assert_eq!(leading_id("12 play \u{fffd}"), "12");
+        assert_eq!(leading_id("play 12"), "");
+    }
+
+    #[test]
+    fn vertices_are_written_like_the_notation_module() {
+        for size in [6, 19, 25] {
+            for i in 0..size * size {
+                let p = Point::from_index(i, size);
+                let mut text = String::new();
+                commands::push_vertex(&mut text, p);
+                assert_eq!(text, crate::notation::format_gtp(p));
+            }
+        }
+    }
+
+    #[test]
+    fn replies_never_contain_a_blank_line() {
+        let mut out = String::new();
+        respond(&mut out, '=', "3", "a\n\nb\n");
+        assert_eq!(out, "=3 a\nb\n\n");
+        out.clear();
+        respond_error(&mut out, "", "bad\nthing");
+        assert_eq!(out, "? bad thing\n\n");
+    }
+
+    #[test]
+    fn every_listed_command_is_known_and_handled() {
+        let mut g = gtp();
+        for command in COMMANDS {
+            let mut out = String::new();
+            g.handle_line(&format!("known_command {command}"), &mut out);
+            assert_eq!(out, "= true\n\n");
+            out.clear();
+            if *command != "quit" {
+                g.handle_line(command, &mut out);
+                assert!(!out.contains("unknown command"), "{command}: {out}");
+            }
+        }
+    }
+}

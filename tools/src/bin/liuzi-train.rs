@@ -1,0 +1,493 @@
+//! `liuzi-train`: fits the Bradley-Terry gammas of the move model on expert games by MM with
+//! Coulom's prior (design.md A1), evaluates weights files, and speaks Coulom's `mm` format.
+
+use anyhow_like::{fail, Result};
+use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use liuzi::policy::{FeatureSpec, Gammas, Group};
+use liuzi::records::GameRecord;
+use liuzi_tools::extract::{empty_problem, extract, flat_gammas, split_gammas};
+use liuzi_tools::mm::{self, FitOptions, Prior, Schedule};
+use liuzi_tools::report::{learning_curve_svg, peak_memory_mib, Quality, SweepRecord, TrainReport};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Errors as messages naming what failed; the binary prints them and exits with status 1.
+mod anyhow_like {
+    pub type Result<T> = std::result::Result<T, String>;
+    pub fn fail<T>(message: impl Into<String>) -> Result<T> {
+        Err(message.into())
+    }
+}
+
+#[derive(Parser)]
+#[command(
+    name = "liuzi-train",
+    version,
+    about = "Train and evaluate Liuzi's Bradley-Terry move model"
+)]
+struct Cli {
+    /// More log output on stderr (-v info, -vv debug); RUST_LOG overrides.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Fit gammas on game records; write the weights, a JSON report and an SVG learning curve.
+    Train(TrainArgs),
+    /// Report mean log-evidence and top-1/top-5 of a weights file on game records.
+    Eval(EvalArgs),
+    /// Write the positions of game records in Coulom's `mm` input format.
+    ExportMm(ExportArgs),
+    /// Fit an `mm`-format input like Coulom's tool; print `index gamma` lines.
+    Mm(MmArgs),
+    /// Turn `index gamma` lines (Coulom's tool output) into a weights file.
+    ImportRatings(ImportArgs),
+}
+
+#[derive(clap::Args)]
+struct DataArgs {
+    /// Game records (.games, SGF or CCGC); repeat for several files.
+    #[arg(long = "games", required = true)]
+    games: Vec<PathBuf>,
+    /// Use at most this many games (after the seeded shuffle): quick runs and ablations.
+    #[arg(long)]
+    max_games: Option<usize>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+#[derive(clap::Args)]
+struct TrainArgs {
+    #[command(flatten)]
+    data: DataArgs,
+    /// Feature groups to fit, comma-separated (default: all). Names: own4, opp4, nearest, edge,
+    /// stage, lastopp, tactic.
+    #[arg(long, value_delimiter = ',')]
+    groups: Option<Vec<String>>,
+    /// Seed of the train/validation split (by game).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Fraction of games held out for validation.
+    #[arg(long, default_value_t = 0.1)]
+    validation: f64,
+    /// Iterations of as many group updates as there are groups.
+    #[arg(long, default_value_t = 60)]
+    max_sweeps: usize,
+    /// Update the groups in turn instead of Coulom's order (largest last gain first).
+    #[arg(long)]
+    cyclic: bool,
+    /// Stop when an iteration raises the mean log-likelihood per position by less than this.
+    #[arg(long, default_value_t = 1e-4)]
+    tolerance: f64,
+    /// Weights file to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// JSON report (default: the weights path with `.report.json`).
+    #[arg(long)]
+    report: Option<PathBuf>,
+    /// SVG learning curve (default: the weights path with `.curve.svg`).
+    #[arg(long)]
+    plot: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+struct EvalArgs {
+    #[arg(long)]
+    weights: PathBuf,
+    #[command(flatten)]
+    data: DataArgs,
+}
+
+#[derive(clap::Args)]
+struct ExportArgs {
+    #[command(flatten)]
+    data: DataArgs,
+    #[arg(long, value_delimiter = ',')]
+    groups: Option<Vec<String>>,
+    #[arg(long)]
+    out: PathBuf,
+}
+
+#[derive(clap::Args)]
+struct MmArgs {
+    /// Coulom `mm` input file.
+    #[arg(long)]
+    input: PathBuf,
+    /// Ratings output (default: stdout).
+    #[arg(long)]
+    output: Option<PathBuf>,
+    #[arg(long, default_value_t = 1e-4)]
+    tolerance: f64,
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+#[derive(clap::Args)]
+struct ImportArgs {
+    /// `index gamma` lines, indices as `export-mm` numbered them.
+    #[arg(long)]
+    ratings: PathBuf,
+    #[arg(long, value_delimiter = ',')]
+    groups: Option<Vec<String>>,
+    #[arg(long)]
+    out: PathBuf,
+}
+
+fn threads(requested: Option<usize>) -> usize {
+    requested
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
+}
+
+fn parse_spec(groups: &Option<Vec<String>>) -> Result<FeatureSpec> {
+    let Some(names) = groups else {
+        return Ok(FeatureSpec::full());
+    };
+    let groups: Result<Vec<Group>> = names
+        .iter()
+        .map(|n| Group::from_name(n.trim()).ok_or_else(|| format!("unknown feature group `{n}`")))
+        .collect();
+    FeatureSpec::new(&groups?)
+        .ok_or_else(|| "feature groups must be non-empty and distinct".to_string())
+}
+
+fn read_games(paths: &[PathBuf]) -> Result<Vec<GameRecord>> {
+    let mut all = Vec::new();
+    for path in paths {
+        let games = liuzi::records::read_file(path).map_err(|e| e.to_string())?;
+        tracing::info!("{}: {} games", path.display(), games.len());
+        all.extend(games);
+    }
+    Ok(all)
+}
+
+fn bar(len: usize, what: &str) -> ProgressBar {
+    let bar = ProgressBar::new(len as u64);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{msg:>12} [{elapsed_precise}] {wide_bar} {pos}/{len} ({eta})",
+        )
+        .expect("valid template"),
+    );
+    bar.set_message(what.to_string());
+    bar
+}
+
+fn command_line() -> String {
+    std::env::args().collect::<Vec<_>>().join(" ")
+}
+
+fn with_extension(path: &Path, ext: &str) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(ext);
+    PathBuf::from(s)
+}
+
+fn train(args: TrainArgs) -> Result<()> {
+    let start = Instant::now();
+    let spec = parse_spec(&args.groups)?;
+    let threads = threads(args.data.threads);
+    if !(0.0..1.0).contains(&args.validation) {
+        return fail("--validation must be in [0, 1)");
+    }
+    let mut games = read_games(&args.data.games)?;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(args.seed);
+    games.shuffle(&mut rng);
+    if let Some(max) = args.data.max_games {
+        games.truncate(max);
+    }
+    let n_val = (games.len() as f64 * args.validation).round() as usize;
+    let (val_games, train_games) = games.split_at(n_val);
+    let train_refs: Vec<&GameRecord> = train_games.iter().collect();
+    let val_refs: Vec<&GameRecord> = val_games.iter().collect();
+    tracing::info!(
+        "{} training games, {} validation games, spec {}",
+        train_refs.len(),
+        val_refs.len(),
+        spec.id()
+    );
+
+    let t = Instant::now();
+    let progress = bar(games.len(), "extracting");
+    let (train_set, skipped_t) = extract(&spec, &train_refs, threads, &progress);
+    let (val_set, skipped_v) = extract(&spec, &val_refs, threads, &progress);
+    progress.finish_and_clear();
+    let extraction_seconds = t.elapsed().as_secs_f64();
+    let positions = train_set.n_competitions() + val_set.n_competitions();
+    eprintln!(
+        "extracted {} training and {} validation positions ({} teams, {} entries) in {:.1}s",
+        train_set.n_competitions(),
+        val_set.n_competitions(),
+        train_set.n_teams(),
+        train_set.n_entries(),
+        extraction_seconds
+    );
+
+    let mut gammas = vec![1.0; train_set.n_features()];
+    let uniform = Quality::from_metrics(&val_set.evaluate(&gammas, threads));
+    let options = FitOptions {
+        max_sweeps: args.max_sweeps,
+        tolerance: args.tolerance,
+        threads,
+        check_every_group: false,
+        schedule: if args.cyclic {
+            Schedule::Cyclic
+        } else {
+            Schedule::Greedy
+        },
+    };
+    let t = Instant::now();
+    let progress = bar(args.max_sweeps, "fitting");
+    let mut sweeps = Vec::new();
+    train_set.fit(&mut gammas, Prior::COULOM, &options, |s, g| {
+        let validation = Quality::from_metrics(&val_set.evaluate(g, threads));
+        progress.inc(1);
+        progress.set_message(format!("val {:.4}", validation.mean_log_evidence));
+        tracing::info!(
+            "sweep {}: train {:.5}/stone, validation {:.5}/stone, top-1 {:.4}, top-5 {:.4}",
+            s.sweep,
+            s.mean_log_likelihood,
+            validation.mean_log_evidence,
+            validation.top1,
+            validation.top5
+        );
+        sweeps.push(SweepRecord {
+            sweep: s.sweep,
+            train_mean_log_likelihood: s.mean_log_likelihood,
+            train_log_posterior: s.log_posterior,
+            validation,
+            seconds: t.elapsed().as_secs_f64(),
+        });
+        true
+    });
+    progress.finish_and_clear();
+    let fit_seconds = t.elapsed().as_secs_f64();
+
+    let source = format!(
+        "liuzi-train {} on {} ({} training games, seed {}, validation {}); command: {}",
+        env!("CARGO_PKG_VERSION"),
+        args.data
+            .games
+            .iter()
+            .map(|p| p.file_name().map_or_else(
+                || p.display().to_string(),
+                |f| f.to_string_lossy().into_owned()
+            ))
+            .collect::<Vec<_>>()
+            .join(" + "),
+        train_refs.len(),
+        args.seed,
+        args.validation,
+        command_line()
+    );
+    let weights = Gammas::new(spec.clone(), split_gammas(&spec, &gammas), &source)?;
+    weights.save(&args.out).map_err(|e| e.to_string())?;
+
+    let final_validation = Quality::from_metrics(&val_set.evaluate(&gammas, threads));
+    let final_train = Quality::from_metrics(&train_set.evaluate(&gammas, threads));
+    let updates = train_set.n_competitions() * spec.groups().len() * sweeps.len();
+    let report = TrainReport {
+        spec: spec.id(),
+        command: command_line(),
+        inputs: args
+            .data
+            .games
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect(),
+        seed: args.seed,
+        validation_fraction: args.validation,
+        threads,
+        games_train: train_refs.len(),
+        games_validation: val_refs.len(),
+        games_skipped: skipped_t + skipped_v,
+        positions_train: train_set.n_competitions(),
+        positions_validation: val_set.n_competitions(),
+        distinct_teams: train_set.n_teams(),
+        entries: train_set.n_entries(),
+        extraction_seconds,
+        extraction_positions_per_second: positions as f64 / extraction_seconds,
+        fit_seconds,
+        fit_position_updates_per_second: updates as f64 / fit_seconds,
+        total_seconds: start.elapsed().as_secs_f64(),
+        peak_memory_mib: peak_memory_mib(),
+        uniform_validation: uniform,
+        final_validation,
+        final_train,
+        sweeps,
+    };
+    let report_path = args
+        .report
+        .unwrap_or_else(|| with_extension(&args.out, ".report.json"));
+    let json = serde_json::to_string_pretty(&report).expect("report serialises");
+    std::fs::write(&report_path, json + "\n")
+        .map_err(|e| format!("{}: {e}", report_path.display()))?;
+    let plot_path = args
+        .plot
+        .unwrap_or_else(|| with_extension(&args.out, ".curve.svg"));
+    std::fs::write(&plot_path, learning_curve_svg(&report))
+        .map_err(|e| format!("{}: {e}", plot_path.display()))?;
+    eprintln!(
+        "validation: mean log-evidence {:.4} (uniform {:.4}), top-1 {:.4}, top-5 {:.4}; {} sweeps, {:.0}s total, peak {:.0} MiB",
+        final_validation.mean_log_evidence,
+        uniform.mean_log_evidence,
+        final_validation.top1,
+        final_validation.top5,
+        report.sweeps.len(),
+        report.total_seconds,
+        report.peak_memory_mib
+    );
+    eprintln!(
+        "wrote {}, {}, {}",
+        args.out.display(),
+        report_path.display(),
+        plot_path.display()
+    );
+    Ok(())
+}
+
+fn load_games_limited(data: &DataArgs) -> Result<Vec<GameRecord>> {
+    let mut games = read_games(&data.games)?;
+    if let Some(max) = data.max_games {
+        games.truncate(max);
+    }
+    Ok(games)
+}
+
+fn eval(args: EvalArgs) -> Result<()> {
+    let t = Instant::now();
+    let weights = Gammas::load(&args.weights).map_err(|e| e.to_string())?;
+    let load_ms = t.elapsed().as_secs_f64() * 1000.0;
+    let threads = threads(args.data.threads);
+    let games = load_games_limited(&args.data)?;
+    let refs: Vec<&GameRecord> = games.iter().collect();
+    let progress = bar(refs.len(), "extracting");
+    let (set, skipped) = extract(weights.spec(), &refs, threads, &progress);
+    progress.finish_and_clear();
+    let fitted = Quality::from_metrics(&set.evaluate(&flat_gammas(&weights), threads));
+    let uniform = Quality::from_metrics(&set.evaluate(&vec![1.0; set.n_features()], threads));
+    eprintln!(
+        "{}: {} games ({} skipped), {} positions; weights loaded in {:.1} ms",
+        args.weights.display(),
+        games.len(),
+        skipped,
+        fitted.positions,
+        load_ms
+    );
+    eprintln!(
+        "uniform: mean log-evidence {:.4}, top-1 {:.4}, top-5 {:.4}",
+        uniform.mean_log_evidence, uniform.top1, uniform.top5
+    );
+    let line = serde_json::json!({
+        "weights": args.weights.display().to_string(),
+        "games": games.len(),
+        "positions": fitted.positions,
+        "mean_log_evidence": fitted.mean_log_evidence,
+        "top1": fitted.top1,
+        "top5": fitted.top5,
+        "uniform_mean_log_evidence": uniform.mean_log_evidence,
+        "uniform_top1": uniform.top1,
+        "uniform_top5": uniform.top5,
+    });
+    println!("{line}");
+    Ok(())
+}
+
+fn group_names(spec: &FeatureSpec) -> Vec<String> {
+    spec.groups().iter().map(|g| g.name().to_string()).collect()
+}
+
+fn export_mm(args: ExportArgs) -> Result<()> {
+    let spec = parse_spec(&args.groups)?;
+    let games = load_games_limited(&args.data)?;
+    let refs: Vec<&GameRecord> = games.iter().collect();
+    let progress = bar(refs.len(), "extracting");
+    let (set, _) = extract(&spec, &refs, threads(args.data.threads), &progress);
+    progress.finish_and_clear();
+    let file =
+        std::fs::File::create(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let mut out = std::io::BufWriter::new(file);
+    mm::write_mm(&set, &group_names(&spec), &mut out)
+        .map_err(|e| format!("{}: {e}", args.out.display()))?;
+    eprintln!(
+        "wrote {} positions to {}",
+        set.n_competitions(),
+        args.out.display()
+    );
+    Ok(())
+}
+
+fn run_mm(args: MmArgs) -> Result<()> {
+    let text = std::fs::read_to_string(&args.input)
+        .map_err(|e| format!("{}: {e}", args.input.display()))?;
+    let (problem, _) = mm::read_mm(&text).map_err(|e| format!("{}: {e}", args.input.display()))?;
+    let mut gammas = vec![1.0; problem.n_features()];
+    let options = FitOptions {
+        tolerance: args.tolerance,
+        threads: threads(args.threads),
+        ..FitOptions::default()
+    };
+    problem.fit(&mut gammas, Prior::COULOM, &options, |s, _| {
+        eprintln!(
+            "sweep {}: mean log-likelihood {:.6}",
+            s.sweep, s.mean_log_likelihood
+        );
+        true
+    });
+    let mut out: Box<dyn std::io::Write> = match &args.output {
+        Some(p) => Box::new(std::fs::File::create(p).map_err(|e| format!("{}: {e}", p.display()))?),
+        None => Box::new(std::io::stdout().lock()),
+    };
+    mm::write_ratings(&gammas, &mut out).map_err(|e| e.to_string())
+}
+
+fn import_ratings(args: ImportArgs) -> Result<()> {
+    let spec = parse_spec(&args.groups)?;
+    let n = empty_problem(&spec).n_features();
+    let text = std::fs::read_to_string(&args.ratings)
+        .map_err(|e| format!("{}: {e}", args.ratings.display()))?;
+    let flat =
+        mm::read_ratings(&text, n).map_err(|e| format!("{}: {e}", args.ratings.display()))?;
+    let source = format!(
+        "imported from {} by: {}",
+        args.ratings.display(),
+        command_line()
+    );
+    let weights = Gammas::new(spec.clone(), split_gammas(&spec, &flat), &source)?;
+    weights.save(&args.out).map_err(|e| e.to_string())
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let level = match cli.verbose {
+        0 => "warn",
+        1 => "info",
+        _ => "debug",
+    };
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level)),
+        )
+        .init();
+    let result = match cli.command {
+        Command::Train(a) => train(a),
+        Command::Eval(a) => eval(a),
+        Command::ExportMm(a) => export_mm(a),
+        Command::Mm(a) => run_mm(a),
+        Command::ImportRatings(a) => import_ratings(a),
+    };
+    if let Err(message) = result {
+        eprintln!("liuzi-train: {message}");
+        std::process::exit(1);
+    }
+}
