@@ -599,6 +599,9 @@ pub fn write_mm(
     Ok(())
 }
 
+/// A competition being read: winner, participants so far, its `#` line number.
+type Pending = (u32, Vec<(u32, u32)>, usize);
+
 /// Reads Coulom's `mm` input format (identical candidate lines collapse into multiplicities).
 /// Returns the problem and the group names.
 pub fn read_mm(text: &str) -> Result<(Problem, Vec<String>), MmError> {
