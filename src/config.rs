@@ -51,6 +51,12 @@ pub struct TimeSection {
     /// `depth d` → entry d (from 1) seconds per turn.
     pub depth_turn_seconds: Vec<f64>,
     pub lag_margin_seconds: f64,
+    /// Turns a game is assumed to last when spending a main-time clock.
+    pub turn_horizon: u32,
+    /// Never plan for fewer turns left than this.
+    pub min_turns_left: u32,
+    /// Part of a two-stone turn's budget the first stone gets.
+    pub first_stone_share: f64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -90,6 +96,19 @@ pub struct SearchSection {
     pub fpu_reduction: f64,
     /// Playouts per stone; 0 = by time only.
     pub playouts: u64,
+    pub virtual_loss: u32,
+    pub expand_visits: u32,
+    /// 0 = no limit.
+    pub max_children: u32,
+    /// 0 = progressive widening off.
+    pub widen_min: u32,
+    pub widen_factor: f64,
+    pub widen_exponent: f64,
+    /// "canonical" or "both".
+    pub pair_order: String,
+    pub max_nodes: usize,
+    pub early_stop: bool,
+    pub reuse_tree: bool,
 }
 
 /// A configuration file that could not be used: which file, what is wrong.
@@ -259,6 +278,12 @@ impl EngineConfig {
         }
         if t.depth_turn_seconds.is_empty() {
             return Err("time.depth_turn_seconds needs at least one level".to_string());
+        }
+        if !(t.first_stone_share.is_finite() && (0.05..=0.95).contains(&t.first_stone_share)) {
+            return Err(format!(
+                "time.first_stone_share must be in 0.05..=0.95, not {}",
+                t.first_stone_share
+            ));
         }
         if !(t.lag_margin_seconds.is_finite() && (0.0..1e4).contains(&t.lag_margin_seconds)) {
             return Err(format!(

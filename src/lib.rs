@@ -1,7 +1,7 @@
 //! Liuzi (六子): a Connect6 engine.
 //!
 //! Layers, each depending only on those before it:
-//! `rules` -> `patterns` -> `policy` -> `search` -> `engine` -> `protocol`.
+//! `rules` -> `patterns` -> `policy` -> `tactics` -> `search` -> `engine` -> `protocol`.
 //! `notation`, `records` and `config` sit beside them and depend only on `rules`.
 
 pub mod config;
@@ -9,5 +9,8 @@ pub mod engine;
 pub mod notation;
 pub mod patterns;
 pub mod policy;
+pub mod protocol;
 pub mod records;
 pub mod rules;
+pub mod search;
+pub mod tactics;

@@ -1,12 +1,21 @@
 //! Game clocks as the protocols report them (GTP time_settings / time_left), turned into a
 //! per-stone thinking budget.
+//!
+//! Connect6 turns have two stones and GTP asks for them one at a time, so the clock plans a
+//! whole turn and splits it: the first stone gets `first_stone_share` of the turn (it decides
+//! the pair; the tree it builds is reused for the second), the second stone the rest. Turns
+//! left are counted as max(turn_horizon − turn, min_turns_left) (design.md A3: KataGomo's
+//! 28-round forced win, typical 25–40-turn games). A lag margin is kept back from every
+//! deadline so the controller's clock, which also counts pipe and process delays, never
+//! runs out.
 
 use super::StoneBudget;
-use crate::rules::{Board, Color};
+use crate::rules::{Board, Color, Stage};
 use std::time::Duration;
 
 /// GTP `time_settings main byo_yomi stones`: Canadian byo-yomi when `stones > 0`;
-/// `byo_yomi > 0, stones == 0` means no time limit (GTP's convention).
+/// `byo_yomi > 0, stones == 0` means no time limit (GTP's convention). Japanese byo-yomi
+/// (one stone per period) is `stones == 1`.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct TimeSettings {
     pub main: Duration,
@@ -18,6 +27,29 @@ impl TimeSettings {
     pub fn is_unlimited(&self) -> bool {
         self.byo_yomi > Duration::ZERO && self.byo_yomi_stones == 0
     }
+
+    fn has_byo_yomi(&self) -> bool {
+        self.byo_yomi > Duration::ZERO && self.byo_yomi_stones > 0
+    }
+
+    /// The clock at the start of a game.
+    fn initial(&self) -> TimeLeft {
+        if self.main > Duration::ZERO || !self.has_byo_yomi() {
+            TimeLeft {
+                time: self.main,
+                stones: 0,
+            }
+        } else {
+            self.new_period()
+        }
+    }
+
+    fn new_period(&self) -> TimeLeft {
+        TimeLeft {
+            time: self.byo_yomi,
+            stones: self.byo_yomi_stones,
+        }
+    }
 }
 
 /// What a side has left: seconds and, in byo-yomi, stones to play in that period (0 = main time).
@@ -27,6 +59,47 @@ pub struct TimeLeft {
     pub stones: u32,
 }
 
+/// How the clock spends time (config keys of the time section).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimePolicy {
+    /// Kept back from every deadline for pipe and process lag.
+    pub lag: Duration,
+    /// Turns a game is assumed to last...
+    pub turn_horizon: u32,
+    /// ...but never plan for fewer than this many turns left.
+    pub min_turns_left: u32,
+    /// Part of a two-stone turn's budget the first stone gets.
+    pub first_stone_share: f64,
+    /// No budget is smaller than this (a search always gets a few playouts).
+    pub min_stone_time: Duration,
+}
+
+impl Default for TimePolicy {
+    fn default() -> Self {
+        TimePolicy {
+            lag: Duration::from_millis(300),
+            turn_horizon: 30,
+            min_turns_left: 10,
+            first_stone_share: 0.6,
+            min_stone_time: Duration::from_millis(10),
+        }
+    }
+}
+
+impl TimePolicy {
+    /// The `[time]` keys of `config`.
+    pub fn from_config(config: &crate::config::EngineConfig) -> TimePolicy {
+        let t = &config.time;
+        TimePolicy {
+            lag: Duration::from_secs_f64(t.lag_margin_seconds),
+            turn_horizon: t.turn_horizon,
+            min_turns_left: t.min_turns_left,
+            first_stone_share: t.first_stone_share,
+            ..TimePolicy::default()
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Clock {
     /// `None` until the controller sends time_settings: then config decides.
@@ -34,6 +107,10 @@ pub struct Clock {
     pub left: [Option<TimeLeft>; 2],
     /// Per-stone time when no clock is known (from config).
     pub default_stone_time: Option<Duration>,
+    /// Per-turn time when no clock is known (from config; the Connect6 protocol has no
+    /// clock). Takes precedence over `default_stone_time`.
+    pub default_turn_time: Option<Duration>,
+    pub policy: TimePolicy,
 }
 
 impl Clock {
@@ -46,11 +123,288 @@ impl Clock {
         self.left[color.index()] = Some(left);
     }
 
+    /// The clock settings when they limit time.
+    fn limited(&self) -> Option<TimeSettings> {
+        self.settings.filter(|s| !s.is_unlimited())
+    }
+
+    fn time_left(&self, color: Color, settings: &TimeSettings) -> TimeLeft {
+        self.left[color.index()].unwrap_or_else(|| settings.initial())
+    }
+
+    /// Counts `elapsed` against `color`'s clock, as a controller would, until the controller
+    /// reports the real figure with time_left.
+    pub fn record_stone(&mut self, color: Color, elapsed: Duration) {
+        let Some(settings) = self.limited() else {
+            return;
+        };
+        let mut left = self.time_left(color, &settings);
+        if left.stones == 0 {
+            if let Some(rest) = left.time.checked_sub(elapsed) {
+                left.time = rest;
+            } else if settings.has_byo_yomi() {
+                // Main time ran out during this stone: the rest came out of the first period.
+                let over = elapsed - left.time;
+                left = settings.new_period();
+                left.time = left.time.saturating_sub(over);
+                left.stones -= 1;
+                if left.stones == 0 {
+                    left = settings.new_period();
+                }
+            } else {
+                left.time = Duration::ZERO;
+            }
+        } else {
+            left.time = left.time.saturating_sub(elapsed);
+            left.stones -= 1;
+            if left.stones == 0 {
+                // Period completed in time: a fresh one starts.
+                left = settings.new_period();
+            }
+        }
+        self.left[color.index()] = Some(left);
+    }
+
     /// Budget for the next stone of the side to move.
     pub fn stone_budget(&self, board: &Board) -> StoneBudget {
-        let _ = board;
+        let share = self.share(board);
+        let time = match self.limited() {
+            Some(settings) => Some(self.clock_budget(board, &settings, share)),
+            None => self
+                .default_turn_time
+                .map(|t| t.mul_f64(share))
+                .or(self.default_stone_time),
+        };
         StoneBudget {
-            time: self.default_stone_time,
+            time: time.map(|t| t.max(self.policy.min_stone_time)),
         }
+    }
+
+    /// Part of the turn's budget that goes to this stone.
+    fn share(&self, board: &Board) -> f64 {
+        let first = self.policy.first_stone_share.clamp(0.05, 0.95);
+        match board.stage() {
+            Stage::First if board.stone_count() == 0 => 1.0,
+            Stage::First => first,
+            Stage::Second => 1.0 - first,
+        }
+    }
+
+    fn clock_budget(&self, board: &Board, settings: &TimeSettings, share: f64) -> Duration {
+        let p = &self.policy;
+        let left = self.time_left(board.to_move(), settings);
+        let stones_this_turn = match board.stage() {
+            Stage::First if board.stone_count() > 0 => 2,
+            _ => 1,
+        };
+        let usable = left.time.saturating_sub(p.lag);
+        if left.stones > 0 {
+            // In a byo-yomi period: the period's time covers its stones; the turn's stones
+            // (those still in this period) share their part.
+            let per_stone = usable / left.stones;
+            let in_period = stones_this_turn.min(left.stones);
+            let turn = per_stone * in_period;
+            let stone = if in_period == 1 {
+                turn
+            } else {
+                turn.mul_f64(share)
+            };
+            return stone.min(usable);
+        }
+        let turn_index = (board.stone_count() as u32).div_ceil(2);
+        let turns_left = p
+            .turn_horizon
+            .saturating_sub(turn_index)
+            .max(p.min_turns_left)
+            .max(1);
+        let mut turn = usable / turns_left;
+        let mut cap = usable;
+        if settings.has_byo_yomi() {
+            // Byo-yomi still comes after main time: each turn may count on its share of a
+            // period (Leela Zero's max_time_for_move), and a stone may run into the period.
+            let period_per_stone = settings.byo_yomi / settings.byo_yomi_stones;
+            let extra = (period_per_stone * stones_this_turn).saturating_sub(p.lag);
+            turn += extra;
+            cap = left.time + period_per_stone.saturating_sub(p.lag);
+        }
+        turn.mul_f64(share).min(cap)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Point;
+
+    fn secs(s: f64) -> Duration {
+        Duration::from_secs_f64(s)
+    }
+
+    /// A board with `n` stones on it (the side to move and stage follow from `n`).
+    fn board_with(n: usize) -> Board {
+        let mut b = Board::standard();
+        for i in 0..n {
+            b.play(Point::new((i % 19) as u8, (2 * (i / 19)) as u8))
+                .unwrap();
+        }
+        b
+    }
+
+    fn clock(main: f64, byo: f64, stones: u32) -> Clock {
+        let mut c = Clock::default();
+        c.set_settings(TimeSettings {
+            main: secs(main),
+            byo_yomi: secs(byo),
+            byo_yomi_stones: stones,
+        });
+        c
+    }
+
+    #[test]
+    fn policy_from_the_built_in_config_is_the_default() {
+        let config = crate::config::EngineConfig::builtin();
+        assert_eq!(TimePolicy::from_config(&config), TimePolicy::default());
+    }
+
+    #[test]
+    fn no_clock_uses_config_turn_time_split_over_the_pair() {
+        let mut c = Clock::default();
+        assert_eq!(c.stone_budget(&board_with(3)).time, None);
+        c.default_stone_time = Some(secs(1.0));
+        assert_eq!(c.stone_budget(&board_with(3)).time, Some(secs(1.0)));
+        c.default_turn_time = Some(secs(10.0));
+        let first = c.stone_budget(&board_with(3)).time.unwrap();
+        let second = c.stone_budget(&board_with(4)).time.unwrap();
+        assert!(first > second);
+        assert!((first + second).as_secs_f64() - 10.0 < 1e-6);
+        // GTP's "no limit" (time_settings 0 1 0) is no clock either.
+        c.set_settings(TimeSettings {
+            main: Duration::ZERO,
+            byo_yomi: secs(1.0),
+            byo_yomi_stones: 0,
+        });
+        assert_eq!(c.stone_budget(&board_with(4)).time, Some(second));
+    }
+
+    #[test]
+    fn absolute_time_spreads_over_the_expected_turns_and_never_exceeds_the_clock() {
+        let mut c = clock(300.0, 0.0, 0);
+        let b = board_with(3);
+        let t = c.stone_budget(&b).time.unwrap().as_secs_f64();
+        // Turn 2 of a 30-turn horizon: (300 - 0.3) / 28 per turn, 60% for the first stone.
+        assert!((t - 0.6 * 299.7 / 28.0).abs() < 1e-3, "{t}");
+        for left in [0.0, 0.1, 0.5, 2.0, 20.0] {
+            c.set_time_left(
+                Color::Black,
+                TimeLeft {
+                    time: secs(left),
+                    stones: 0,
+                },
+            );
+            let t = c.stone_budget(&b).time.unwrap();
+            let cap = secs(left)
+                .saturating_sub(c.policy.lag)
+                .max(c.policy.min_stone_time);
+            assert!(t <= cap, "{t:?} > {cap:?} with {left} s left");
+        }
+        // Late in the game the horizon floor keeps budgets sane.
+        c.set_time_left(
+            Color::Black,
+            TimeLeft {
+                time: secs(100.0),
+                stones: 0,
+            },
+        );
+        let late = c.stone_budget(&board_with(83)).time.unwrap().as_secs_f64();
+        assert!((late - 0.6 * 99.7 / 10.0).abs() < 1e-3, "{late}");
+    }
+
+    #[test]
+    fn byo_yomi_period_is_shared_by_its_stones() {
+        let mut c = clock(0.0, 30.0, 10);
+        // White's first stone of a turn, fresh period: 3 s per stone, the pair gets 6 s.
+        let b = board_with(1);
+        assert_eq!(b.to_move(), Color::White);
+        let first = c.stone_budget(&b).time.unwrap().as_secs_f64();
+        assert!((first - 0.6 * 2.0 * 29.7 / 10.0).abs() < 1e-3, "{first}");
+        // Last stone of a period gets everything but the lag.
+        c.set_time_left(
+            Color::White,
+            TimeLeft {
+                time: secs(4.0),
+                stones: 1,
+            },
+        );
+        let last = c.stone_budget(&b).time.unwrap().as_secs_f64();
+        assert!((last - 3.7).abs() < 1e-3, "{last}");
+    }
+
+    #[test]
+    fn main_time_with_byo_yomi_counts_on_the_period() {
+        let c = clock(60.0, 30.0, 5);
+        let b = board_with(3);
+        let t = c.stone_budget(&b).time.unwrap().as_secs_f64();
+        let expected = 0.6 * (59.7 / 28.0 + (2.0 * 6.0 - 0.3));
+        assert!((t - expected).abs() < 1e-3, "{t} vs {expected}");
+        let mut c = c;
+        c.set_time_left(
+            Color::Black,
+            TimeLeft {
+                time: secs(0.5),
+                stones: 0,
+            },
+        );
+        // Almost out of main time: may run into the first period, never past its share.
+        assert!(c.stone_budget(&b).time.unwrap() <= secs(0.5 + 6.0 - 0.3));
+    }
+
+    #[test]
+    fn own_bookkeeping_follows_main_time_into_byo_yomi() {
+        let mut c = clock(10.0, 20.0, 2);
+        c.record_stone(Color::Black, secs(4.0));
+        assert_eq!(
+            c.left[0],
+            Some(TimeLeft {
+                time: secs(6.0),
+                stones: 0
+            })
+        );
+        c.record_stone(Color::Black, secs(7.0));
+        // 1 s into the first period, one of its two stones played.
+        assert_eq!(
+            c.left[0],
+            Some(TimeLeft {
+                time: secs(19.0),
+                stones: 1
+            })
+        );
+        c.record_stone(Color::Black, secs(5.0));
+        // Period done: a fresh one.
+        assert_eq!(
+            c.left[0],
+            Some(TimeLeft {
+                time: secs(20.0),
+                stones: 2
+            })
+        );
+        // The controller's word wins.
+        c.set_time_left(
+            Color::Black,
+            TimeLeft {
+                time: secs(3.0),
+                stones: 1,
+            },
+        );
+        assert_eq!(
+            c.left[0],
+            Some(TimeLeft {
+                time: secs(3.0),
+                stones: 1
+            })
+        );
+        // No clock: nothing recorded.
+        let mut free = Clock::default();
+        free.record_stone(Color::White, secs(1.0));
+        assert_eq!(free.left[1], None);
     }
 }

@@ -3,9 +3,13 @@
 //! Front-ends (GTP, Connect6 protocol) own an [`Engine`]: it keeps the game and the clock and
 //! asks its [`MoveGenerator`] — the search — for stones. Front-ends never see search internals.
 
+mod analysis;
 mod clock;
+mod mcts_generator;
 
-pub use clock::{Clock, TimeSettings};
+pub use analysis::{Analysis, ChildAnalysis};
+pub use clock::{Clock, TimeLeft, TimePolicy, TimeSettings};
+pub use mcts_generator::{build_generator, MctsGenerator};
 
 use crate::rules::{Board, Color, PlayError, Point};
 use std::fmt;
@@ -24,6 +28,18 @@ pub trait MoveGenerator: Send {
 
     /// The game was reset or stones were taken back: drop anything that assumed the old history.
     fn new_game(&mut self, _board: &Board) {}
+
+    /// What the last `generate` saw at its root (for GoGui analyze commands); `None` when the
+    /// generator keeps no such statistics.
+    fn analysis(&self) -> Option<Analysis> {
+        None
+    }
+
+    /// The move policy P(m) of the side to move on `board`, for a heat map; `None` when the
+    /// generator has no policy.
+    fn policy(&self, _board: &Board) -> Option<Vec<(Point, f32)>> {
+        None
+    }
 }
 
 /// Stand-in until the search is plugged in: the empty point nearest the last stone, ties broken
@@ -133,6 +149,16 @@ impl Engine {
         Ok(p)
     }
 
+    /// The search statistics of the last generated stone (see [`MoveGenerator::analysis`]).
+    pub fn analysis(&self) -> Option<Analysis> {
+        self.generator.analysis()
+    }
+
+    /// P(m) for the side to move in the current position (see [`MoveGenerator::policy`]).
+    pub fn policy(&self) -> Option<Vec<(Point, f32)>> {
+        self.generator.policy(&self.board)
+    }
+
     /// Replaces the whole game by `board` (e.g. a loaded record).
     pub fn set_board(&mut self, board: Board) {
         self.board = board;
@@ -148,8 +174,10 @@ impl Engine {
             return Err(EngineError::WrongColor(self.board.to_move()));
         }
         let budget = self.clock.stone_budget(&self.board);
+        let start = std::time::Instant::now();
         let p = self.generator.generate(&self.board, budget);
         self.board.play(p)?;
+        self.clock.record_stone(color, start.elapsed());
         Ok(p)
     }
 }

@@ -1,6 +1,9 @@
-//! Shared code of the offline tools: the generic MM core (trainer and ratings), the trainer's
-//! position extraction and reports.
+//! Shared code of the offline tools: the generic MM core (trainer and ratings), the match
+//! runner, engine ratings and match statistics.
 
 pub mod extract;
+pub mod match_runner;
 pub mod mm;
+pub mod rating;
 pub mod report;
+pub mod stats;

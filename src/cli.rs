@@ -1,0 +1,148 @@
+//! Command line: which front-end to run and the options that override the configuration file.
+
+use clap::{ArgAction, Parser, Subcommand, ValueEnum};
+use liuzi::config::{EngineConfig, Letters};
+use std::path::PathBuf;
+
+const ABOUT: &str = "Liuzi (六子): a Connect6 engine (19x19; Black opens with one stone, then two \
+stones a turn; six or more in a row wins).";
+
+const LONG_ABOUT: &str = "\
+Liuzi (六子): a Connect6 engine (19x19 by default, 6..=25 on request; Black opens with one stone,
+then each side places two stones a turn; six or more in a row wins; a full board is a draw).
+
+PROTOCOLS (stdin/stdout; stdout carries the protocol only, logs go to stderr)
+  gtp   GTP v2, one stone per `play`/`genmove` in the order B, WW, BB, ...; vertices A-T without I,
+        row 1 at the bottom. Includes GoGui's gogui-rules_* commands, so GoGui can use Liuzi both
+        as the program and as the rule referee (ruler). This is the default.
+  c6    The Connect6 protocol of Chinese competitions: Cloudict, ConnectMore and the SAU platform
+        (name / new black|white / move XXXX / black|white XXXX / next / depth d / quit). Stones
+        are two letters A..S (column, then row from the bottom; `--letters sau` reads rows from
+        the top); a turn is four letters.
+
+CONFIGURATION
+  Settings come from engine-config/default.toml (looked up in the working directory and above the
+  executable; a built-in copy is used when none is found), or from `--config FILE`, which only
+  needs the keys it changes. Command-line options override the file; protocol commands
+  (time_settings, depth) override both. RUST_LOG (e.g. RUST_LOG=liuzi=debug) or -v/-vv set the
+  log detail on stderr.";
+
+#[derive(Parser, Debug)]
+#[command(name = "liuzi", version, about = ABOUT, long_about = LONG_ABOUT)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
+    /// Configuration file (TOML) [default: engine-config/default.toml]
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    /// Pattern weights file (overrides engine.weights)
+    #[arg(long, global = true, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
+
+    /// Search threads; 0 = one per core (overrides engine.threads)
+    #[arg(long, global = true, value_name = "N")]
+    pub threads: Option<usize>,
+
+    /// Random seed; 0 = a new one every run (overrides engine.seed)
+    #[arg(long, global = true, value_name = "N")]
+    pub seed: Option<u64>,
+
+    /// Playouts per stone; 0 = by time only (overrides search.playouts)
+    #[arg(long, global = true, value_name = "N")]
+    pub playouts: Option<u64>,
+
+    /// More log detail on stderr: -v info, -vv debug, -vvv trace (RUST_LOG wins when set)
+    #[arg(short, long, global = true, action = ArgAction::Count)]
+    pub verbose: u8,
+}
+
+#[derive(Subcommand, Debug, Clone, PartialEq)]
+pub enum Command {
+    /// Speak GTP v2 with GoGui's gogui-rules_* extension (the default)
+    Gtp,
+    /// Speak the Connect6 protocol (Cloudict, ConnectMore, SAU platform)
+    C6 {
+        /// Letter order of stones: cloudict = column then row from the bottom; sau = from the top
+        #[arg(long, value_enum)]
+        letters: Option<LetterArg>,
+        /// Write Black's opening stone as `move JJ@@` (SAU platform template)
+        #[arg(long)]
+        sau_placeholder: bool,
+    },
+    /// Benchmark the search: fixed positions and playouts; prints playouts/s and the behaviour
+    /// signature (reproducible with --threads 1, the default here); ends with a JSON line
+    Bench,
+    /// Benchmark: pipe GoGui's ruler command storm through the GTP front-end and time it
+    BenchRuler {
+        /// Replays of the 235-stone game (GoGui sent ~1,200 in one game)
+        #[arg(long, default_value_t = 1200)]
+        replays: usize,
+        /// Print the storm's commands to stdout instead of running them (for `liuzi gtp <`)
+        #[arg(long)]
+        emit: bool,
+    },
+    /// Benchmark: run the VCDT solver over the built-in regression positions, report nodes/s
+    BenchSolver {
+        /// Node limit of each solve
+        #[arg(long, default_value_t = 30_000)]
+        nodes: u64,
+        /// Times through the positions
+        #[arg(long, default_value_t = 5)]
+        repeat: usize,
+    },
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LetterArg {
+    Cloudict,
+    Sau,
+}
+
+impl Cli {
+    /// Applies the command-line overrides to `config`.
+    pub fn apply_overrides(&self, config: &mut EngineConfig) {
+        if let Some(weights) = &self.weights {
+            config.engine.weights = weights.clone();
+        }
+        if let Some(threads) = self.threads {
+            config.engine.threads = threads;
+        }
+        if let Some(seed) = self.seed {
+            config.engine.seed = seed;
+        }
+        if let Some(playouts) = self.playouts {
+            config.search.playouts = playouts;
+        }
+        if let Some(Command::C6 {
+            letters,
+            sau_placeholder,
+        }) = &self.command
+        {
+            if let Some(letters) = letters {
+                config.c6.letters = match letters {
+                    LetterArg::Cloudict => Letters::Cloudict,
+                    LetterArg::Sau => Letters::Sau,
+                };
+            }
+            if *sau_placeholder {
+                config.c6.write_placeholder = true;
+            }
+        }
+    }
+
+    /// The log filter: RUST_LOG when set, else warnings plus what -v asks for.
+    pub fn log_filter(&self) -> String {
+        match std::env::var("RUST_LOG") {
+            Ok(filter) if !filter.trim().is_empty() => filter,
+            _ => match self.verbose {
+                0 => "warn",
+                1 => "info",
+                2 => "debug",
+                _ => "trace",
+            }
+            .to_string(),
+        }
+    }
+}

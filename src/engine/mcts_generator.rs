@@ -1,0 +1,186 @@
+//! The Monte-Carlo tree search as the engine's move generator.
+
+use super::{Analysis, ChildAnalysis, MoveGenerator, StoneBudget};
+use crate::config::EngineConfig;
+use crate::policy::WeightsErrorKind;
+use crate::rules::{Board, Point};
+use crate::search::{Limits, PolicyFactory, PositionFactory, Search, SearchParams, SimpleFactory};
+use std::time::Duration;
+
+/// The search the configuration asks for: Bradley-Terry knowledge from `engine.weights`, or,
+/// when that file does not exist, the self-contained fallback (with a warning). A weights file
+/// that exists but cannot be used is an error naming the file.
+pub fn build_generator(config: &EngineConfig) -> Result<Box<dyn MoveGenerator>, String> {
+    let params = SearchParams::from_config(config)?;
+    let path = &config.engine.weights;
+    match PolicyFactory::load(path) {
+        Ok(factory) => {
+            tracing::info!(weights = %path.display(), "search knowledge: Bradley-Terry gammas");
+            Ok(Box::new(MctsGenerator::new(params, factory)))
+        }
+        Err(e) if matches!(e.kind, WeightsErrorKind::Missing) => {
+            tracing::warn!(
+                "{e}: searching with the built-in fallback knowledge (uniform near the stones)"
+            );
+            Ok(Box::new(MctsGenerator::simple(params)))
+        }
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Time per stone when neither the clock nor config sets one and no playout limit is set.
+pub const FALLBACK_STONE_TIME: Duration = Duration::from_secs(1);
+
+pub struct MctsGenerator<F: PositionFactory> {
+    search: Search<F>,
+}
+
+impl MctsGenerator<SimpleFactory> {
+    /// The search with the self-contained fallback knowledge (no gammas).
+    pub fn simple(params: SearchParams) -> Self {
+        MctsGenerator::new(params, SimpleFactory)
+    }
+}
+
+impl<F: PositionFactory> MctsGenerator<F> {
+    pub fn new(params: SearchParams, factory: F) -> Self {
+        MctsGenerator {
+            search: Search::new(params, factory),
+        }
+    }
+
+    pub fn search(&self) -> &Search<F> {
+        &self.search
+    }
+
+    pub fn search_mut(&mut self) -> &mut Search<F> {
+        &mut self.search
+    }
+}
+
+impl<F: PositionFactory> MoveGenerator for MctsGenerator<F> {
+    fn generate(&mut self, board: &Board, budget: StoneBudget) -> Point {
+        let time = match (budget.time, self.search.params().playouts_per_stone) {
+            (None, None) => Some(FALLBACK_STONE_TIME),
+            (t, _) => t,
+        };
+        let limits = Limits {
+            time,
+            playouts: None,
+        };
+        match self.search.think(board, limits) {
+            Some(outcome) => outcome.best,
+            // Unreachable by the trait's contract (never called on a finished game); stay legal.
+            None => board
+                .legal_points()
+                .next()
+                .expect("generate is only called with an empty point left"),
+        }
+    }
+
+    fn new_game(&mut self, _board: &Board) {
+        self.search.clear();
+    }
+
+    fn analysis(&self) -> Option<Analysis> {
+        let info = self.search.root_info();
+        Some(Analysis {
+            stone_count: info.stone_count,
+            policy: info.policy.clone(),
+            children: info
+                .children
+                .iter()
+                .map(|c| ChildAnalysis {
+                    point: c.point,
+                    prior: c.prior,
+                    visits: c.visits,
+                    win_rate: c.win_rate,
+                })
+                .collect(),
+        })
+    }
+
+    fn policy(&self, board: &Board) -> Option<Vec<(Point, f32)>> {
+        Some(self.search.policy(board))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Engine, TimeSettings};
+    use crate::rules::Color;
+    use std::time::Instant;
+
+    fn engine(playouts: Option<u64>) -> Engine {
+        let params = SearchParams {
+            playouts_per_stone: playouts,
+            max_nodes: 1 << 18,
+            ..SearchParams::default()
+        };
+        Engine::new(19, Box::new(MctsGenerator::simple(params))).unwrap()
+    }
+
+    #[test]
+    fn engine_plays_legal_stones_and_reports_analysis() {
+        let mut e = engine(Some(300));
+        for _ in 0..6 {
+            let color = e.board().to_move();
+            let before = e.board().clone();
+            let p = e.genmove(color).unwrap();
+            assert!(before.is_empty_at(p));
+            let a = e.analysis().unwrap();
+            assert_eq!(a.stone_count, before.stone_count());
+            let total: u32 = a.children.iter().map(|c| c.visits).sum();
+            assert!(before.stone_count() == 0 || total > 0);
+        }
+        let policy = e.policy().unwrap();
+        let sum: f32 = policy.iter().map(|x| x.1).sum();
+        assert!((sum - 1.0).abs() < 1e-4);
+        assert!(policy.iter().all(|&(p, _)| e.board().is_empty_at(p)));
+    }
+
+    #[test]
+    fn builds_from_config_with_fallback_and_clear_errors() {
+        let mut config = EngineConfig::builtin();
+        config.engine.weights = "/nonexistent/liuzi.weights".into();
+        config.engine.threads = 1;
+        assert!(build_generator(&config).is_ok());
+        let dir = std::env::temp_dir().join(format!("liuzi-gen-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let bad = dir.join("bad.weights");
+        std::fs::write(&bad, "not weights").unwrap();
+        config.engine.weights = bad.clone();
+        let err = build_generator(&config).err().unwrap();
+        assert!(err.contains("bad.weights"), "{err}");
+        let good = dir.join("good.weights");
+        crate::policy::Gammas::uniform().save(&good).unwrap();
+        config.engine.weights = good;
+        assert!(build_generator(&config).is_ok());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn engine_keeps_to_the_clock() {
+        let mut e = engine(None);
+        e.clock_mut().set_settings(TimeSettings {
+            main: Duration::from_secs(6),
+            byo_yomi: Duration::ZERO,
+            byo_yomi_stones: 0,
+        });
+        e.clock_mut().policy.lag = Duration::from_millis(50);
+        let start = Instant::now();
+        for _ in 0..5 {
+            let c = e.board().to_move();
+            e.genmove(c).unwrap();
+        }
+        // 5 stones of a 30-turn plan over 6 s: well under a second and a half in all.
+        assert!(
+            start.elapsed() < Duration::from_millis(1500),
+            "{:?}",
+            start.elapsed()
+        );
+        let left = e.clock().left[Color::White.index()].unwrap();
+        assert!(left.time < Duration::from_secs(6));
+    }
+}

@@ -1,0 +1,340 @@
+//! The GTP commands: each checks all its arguments before it changes anything, so a failed
+//! command leaves the state as it was.
+
+use super::analyze;
+use super::board_text;
+use super::Gtp;
+use crate::engine::{EngineError, TimeLeft, TimeSettings};
+use crate::notation;
+use crate::protocol::Flow;
+use crate::records::{self, sgf, GameRecord};
+use crate::rules::{Color, GameResult, PlayError, Point};
+use std::fmt::Write as _;
+use std::path::Path;
+use std::str::SplitWhitespace;
+use std::time::Duration;
+
+/// Every command, in the order `list_commands` gives them.
+pub const COMMANDS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "undo",
+    "showboard",
+    "time_settings",
+    "time_left",
+    "final_score",
+    "loadsgf",
+    "printsgf",
+    "gogui-rules_game_id",
+    "gogui-rules_board_size",
+    "gogui-rules_side_to_move",
+    "gogui-rules_legal_moves",
+    "gogui-rules_board",
+    "gogui-rules_captured_count",
+    "gogui-rules_final_result",
+    "gogui-analyze_commands",
+    "liuzi-policy",
+    "liuzi-visits",
+    "liuzi-winrates",
+];
+
+/// A command's arguments, read one at a time with GTP's error messages.
+pub(super) struct Args<'a> {
+    words: SplitWhitespace<'a>,
+}
+
+impl<'a> Args<'a> {
+    pub(super) fn new(words: SplitWhitespace<'a>) -> Args<'a> {
+        Args { words }
+    }
+
+    fn next(&mut self, what: &str) -> Result<&'a str, String> {
+        self.words
+            .next()
+            .ok_or_else(|| format!("syntax error: missing {what}"))
+    }
+
+    fn optional(&mut self) -> Option<&'a str> {
+        self.words.next()
+    }
+
+    fn end(&mut self) -> Result<(), String> {
+        match self.words.next() {
+            None => Ok(()),
+            Some(extra) => Err(format!("syntax error: unexpected argument `{extra}`")),
+        }
+    }
+
+    fn color(&mut self) -> Result<Color, String> {
+        let word = self.next("color")?;
+        Color::parse(word).ok_or_else(|| format!("syntax error: invalid color `{word}`"))
+    }
+
+    fn seconds(&mut self, what: &str) -> Result<Duration, String> {
+        let word = self.next(what)?;
+        match word.parse::<f64>() {
+            Ok(s) if s.is_finite() && s < 1e9 => Ok(Duration::from_secs_f64(s.max(0.0))),
+            _ => Err(format!("syntax error: invalid {what} `{word}`")),
+        }
+    }
+
+    fn count(&mut self, what: &str) -> Result<u32, String> {
+        let word = self.next(what)?;
+        word.parse::<u32>()
+            .map_err(|_| format!("syntax error: invalid {what} `{word}`"))
+    }
+}
+
+fn result_text(result: GameResult) -> Option<(&'static str, &'static str)> {
+    match result {
+        GameResult::Win(Color::Black) => Some(("B+", "Black wins.")),
+        GameResult::Win(Color::White) => Some(("W+", "White wins.")),
+        GameResult::Draw => Some(("0", "Draw.")),
+        GameResult::Ongoing => None,
+    }
+}
+
+impl Gtp {
+    /// Runs command `name`, writing its reply text into `self.reply`.
+    pub(super) fn execute(&mut self, name: &str, args: &mut Args<'_>) -> Result<Flow, String> {
+        // The ruler's hot commands first.
+        match name {
+            "play" => return self.play(args).map(|_| Flow::Continue),
+            "gogui-rules_side_to_move" => {
+                args.end()?;
+                self.reply.push_str(self.engine.board().to_move().name());
+                return Ok(Flow::Continue);
+            }
+            "clear_board" => {
+                args.end()?;
+                let size = self.engine.board().size();
+                self.engine.new_game(size).map_err(|e| e.to_string())?;
+                return Ok(Flow::Continue);
+            }
+            "gogui-rules_board" => {
+                args.end()?;
+                board_text::rules_board(self.engine.board(), &mut self.reply);
+                return Ok(Flow::Continue);
+            }
+            _ => {}
+        }
+        match name {
+            "protocol_version" => {
+                args.end()?;
+                self.reply.push('2')
+            }
+            "name" => {
+                args.end()?;
+                self.reply.push_str(&self.name)
+            }
+            "version" => {
+                args.end()?;
+                self.reply.push_str(env!("CARGO_PKG_VERSION"))
+            }
+            "known_command" => {
+                let command = args.next("command name")?;
+                args.end()?;
+                let known = COMMANDS.contains(&command);
+                self.reply.push_str(if known { "true" } else { "false" });
+            }
+            "list_commands" => {
+                args.end()?;
+                self.reply.push_str(&COMMANDS.join("\n"))
+            }
+            "quit" => {
+                args.end()?;
+                return Ok(Flow::Quit);
+            }
+            "boardsize" => {
+                let word = args.next("size")?;
+                let size = word
+                    .parse::<usize>()
+                    .map_err(|_| format!("syntax error: invalid size `{word}`"))?;
+                args.end()?;
+                self.engine
+                    .new_game(size)
+                    .map_err(|_| "unacceptable size".to_string())?;
+            }
+            "komi" => {
+                let word = args.next("komi")?;
+                word.parse::<f64>()
+                    .map_err(|_| format!("syntax error: invalid komi `{word}`"))?;
+                args.end()?;
+                // Connect6 has no komi; GoGui always sends one.
+            }
+            "genmove" => self.genmove(args)?,
+            "undo" => {
+                args.end()?;
+                self.engine.undo().map_err(|_| "cannot undo".to_string())?;
+            }
+            "showboard" => {
+                args.end()?;
+                board_text::showboard(self.engine.board(), &mut self.reply);
+            }
+            "time_settings" => {
+                let main = args.seconds("main time")?;
+                let byo_yomi = args.seconds("byo-yomi time")?;
+                let byo_yomi_stones = args.count("byo-yomi stones")?;
+                args.end()?;
+                self.engine.clock_mut().set_settings(TimeSettings {
+                    main,
+                    byo_yomi,
+                    byo_yomi_stones,
+                });
+            }
+            "time_left" => {
+                let color = args.color()?;
+                let time = args.seconds("time")?;
+                let stones = args.count("stones")?;
+                args.end()?;
+                self.engine
+                    .clock_mut()
+                    .set_time_left(color, TimeLeft { time, stones });
+            }
+            "final_score" => {
+                args.end()?;
+                let (score, _) =
+                    result_text(self.engine.board().result()).ok_or("game is not over")?;
+                self.reply.push_str(score);
+            }
+            "loadsgf" => self.loadsgf(args)?,
+            "printsgf" => self.printsgf(args)?,
+            "gogui-rules_game_id" => {
+                args.end()?;
+                self.reply.push_str("Connect6")
+            }
+            "gogui-rules_board_size" => {
+                args.end()?;
+                write!(self.reply, "{}", self.engine.board().size()).expect("String write")
+            }
+            "gogui-rules_legal_moves" => {
+                args.end()?;
+                let board = self.engine.board();
+                for (i, p) in board.legal_points().enumerate() {
+                    if i > 0 {
+                        self.reply.push(' ');
+                    }
+                    push_vertex(&mut self.reply, p);
+                }
+            }
+            "gogui-rules_captured_count" => {
+                args.end()?;
+                self.reply.push_str("0 0")
+            }
+            "gogui-rules_final_result" => {
+                args.end()?;
+                let (_, words) =
+                    result_text(self.engine.board().result()).ok_or("game is not over")?;
+                self.reply.push_str(words);
+            }
+            "gogui-analyze_commands" => {
+                args.end()?;
+                self.reply.push_str(&analyze::ANALYZE_COMMANDS.join("\n"));
+            }
+            "liuzi-policy" => {
+                args.end()?;
+                analyze::policy(&self.engine, &mut self.reply)?;
+            }
+            "liuzi-visits" => {
+                args.end()?;
+                analyze::visits(&self.engine, &mut self.reply)?;
+            }
+            "liuzi-winrates" => {
+                args.end()?;
+                analyze::win_rates(&self.engine, &mut self.reply)?;
+            }
+            _ => return Err("unknown command".to_string()),
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn play(&mut self, args: &mut Args<'_>) -> Result<(), String> {
+        let color = args.color()?;
+        let word = args.next("vertex")?;
+        args.end()?;
+        if word.eq_ignore_ascii_case("pass") {
+            return Err("illegal move: Connect6 has no pass".to_string());
+        }
+        let size = self.engine.board().size();
+        let p = notation::parse_gtp(word, size)
+            .ok_or_else(|| format!("syntax error: invalid vertex `{word}`"))?;
+        self.engine.play(color, p).map_err(|e| match e {
+            EngineError::Play(PlayError::Occupied) => "illegal move".to_string(),
+            EngineError::Play(PlayError::WrongColor) => {
+                format!("illegal move: {} to play", self.engine.board().to_move())
+            }
+            other => format!("illegal move: {other}"),
+        })
+    }
+
+    fn genmove(&mut self, args: &mut Args<'_>) -> Result<(), String> {
+        let color = args.color()?;
+        args.end()?;
+        let p = self.engine.genmove(color).map_err(|e| match e {
+            EngineError::WrongColor(to_move) => format!("{to_move} to play"),
+            other => other.to_string(),
+        })?;
+        push_vertex(&mut self.reply, p);
+        Ok(())
+    }
+
+    fn loadsgf(&mut self, args: &mut Args<'_>) -> Result<(), String> {
+        let file = args.next("file name")?;
+        let before_move = match args.optional() {
+            None => None,
+            Some(word) => Some(
+                word.parse::<usize>()
+                    .ok()
+                    .filter(|&n| n >= 1)
+                    .ok_or_else(|| format!("syntax error: invalid move number `{word}`"))?,
+            ),
+        };
+        args.end()?;
+        let games = records::read_file(Path::new(file)).map_err(|e| format!("cannot load {e}"))?;
+        let mut game = games
+            .into_iter()
+            .next()
+            .expect("readers return at least one game");
+        if let Some(n) = before_move {
+            game.stones.truncate(n - 1);
+        }
+        let board = game
+            .replay()
+            .map_err(|e| format!("cannot load {file}: {e}"))?;
+        self.engine.set_board(board);
+        Ok(())
+    }
+
+    fn printsgf(&mut self, args: &mut Args<'_>) -> Result<(), String> {
+        let file = args.optional();
+        args.end()?;
+        let record = GameRecord::from_board(self.engine.board());
+        let text = sgf::format(&record, sgf::SgfOptions::default());
+        match file {
+            None => self.reply.push_str(&text),
+            Some(file) => std::fs::write(file, text + "\n")
+                .map_err(|e| format!("cannot write {file}: {e}"))?,
+        }
+        Ok(())
+    }
+}
+
+/// Appends a GTP vertex without allocating.
+pub(super) fn push_vertex(out: &mut String, p: Point) {
+    const COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
+    out.push(COLUMNS[p.col as usize] as char);
+    let row = p.row as u32 + 1;
+    if row >= 10 {
+        out.push(char::from(b'0' + (row / 10) as u8));
+    }
+    out.push(char::from(b'0' + (row % 10) as u8));
+}

@@ -1,0 +1,232 @@
+//! GTP v2 front-end for Connect6 (protocols.md §1), with GoGui's `gogui-rules_*` extension so
+//! that GoGui can use Liuzi both as the program and as the ruler.
+//!
+//! Framing follows GTP v2 exactly: input lines are cleaned (control characters except tab
+//! dropped, so CRLF works; `#` comments cut; empty lines ignored), an optional numeric id is
+//! echoed, replies are `=id text` or `?id message` starting in column 0, each followed by a
+//! blank line. A failed command leaves the state exactly as it was.
+//!
+//! Speed: GoGui's ruler replays whole games from `clear_board` after every stone (§1.5), so
+//! `play`, `clear_board`, `gogui-rules_side_to_move` and `gogui-rules_board` do no search and
+//! write into reused buffers; replies are flushed only when no more input is waiting.
+
+mod analyze;
+mod board_text;
+mod commands;
+pub mod storm;
+
+pub use commands::COMMANDS;
+
+use super::line_reader::{InputLine, LineReader, MAX_LINE_BYTES};
+use super::Flow;
+use crate::config::EngineConfig;
+use crate::engine::Engine;
+use std::borrow::Cow;
+use std::io::{self, Read, Write};
+
+pub struct Gtp {
+    engine: Engine,
+    name: String,
+    /// Reply text of the command being run; reused so the hot commands do not allocate.
+    reply: String,
+}
+
+impl Gtp {
+    pub fn new(engine: Engine, config: &EngineConfig) -> Gtp {
+        Gtp {
+            engine,
+            name: config.engine.name.clone(),
+            reply: String::with_capacity(4096),
+        }
+    }
+
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// Serves GTP until `quit` or the end of `input`; replies go to `output`.
+    pub fn run<R: Read, W: Write>(&mut self, input: R, output: W) -> io::Result<()> {
+        let mut reader = LineReader::new(input);
+        let mut output = io::BufWriter::with_capacity(64 * 1024, output);
+        let mut out = String::with_capacity(64 * 1024);
+        while let Some(line) = reader.next_line()? {
+            let flow = self.handle_input(line, &mut out);
+            if flow == Flow::Quit || !reader.has_buffered_input() || out.len() > 32 * 1024 {
+                output.write_all(out.as_bytes())?;
+                out.clear();
+                if flow == Flow::Quit || !reader.has_buffered_input() {
+                    output.flush()?;
+                }
+            }
+            if flow == Flow::Quit {
+                return Ok(());
+            }
+        }
+        output.write_all(out.as_bytes())?;
+        output.flush()
+    }
+
+    /// Handles one input line as the line reader delivered it, appending the reply to `out`.
+    pub fn handle_input(&mut self, line: InputLine<'_>, out: &mut String) -> Flow {
+        match line {
+            InputLine::Text(text) => self.handle_line(text, out),
+            InputLine::NotUtf8 { prefix } => {
+                respond_error(out, &leading_id(&prefix), "input is not valid UTF-8");
+                Flow::Continue
+            }
+            InputLine::TooLong { prefix } => {
+                let message = format!("line longer than {MAX_LINE_BYTES} bytes");
+                respond_error(out, &leading_id(&prefix), &message);
+                Flow::Continue
+            }
+        }
+    }
+
+    /// Handles one line of text (without `\n`), appending the reply, if any, to `out`.
+    pub fn handle_line(&mut self, line: &str, out: &mut String) -> Flow {
+        let line = clean(line);
+        let mut words = line.split_whitespace();
+        let Some(first) = words.next() else {
+            return Flow::Continue; // empty or comment-only line: no reply
+        };
+        let (id, name) = if is_id(first) {
+            match words.next() {
+                Some(name) => (first, name),
+                None => {
+                    respond_error(out, first, "missing command");
+                    return Flow::Continue;
+                }
+            }
+        } else {
+            ("", first)
+        };
+        self.reply.clear();
+        let mut args = commands::Args::new(words);
+        match self.execute(name, &mut args) {
+            Ok(flow) => {
+                respond(out, '=', id, &self.reply);
+                flow
+            }
+            Err(message) => {
+                tracing::debug!(command = %line, %message, "GTP command failed");
+                respond_error(out, id, &message);
+                Flow::Continue
+            }
+        }
+    }
+}
+
+/// GTP preprocessing: cut a `#` comment, drop control characters other than tab (CR included).
+fn clean(line: &str) -> Cow<'_, str> {
+    let line = line.split_once('#').map_or(line, |(before, _)| before);
+    if line.chars().any(|c| c.is_control() && c != '\t') {
+        Cow::Owned(
+            line.chars()
+                .filter(|&c| !c.is_control() || c == '\t')
+                .collect(),
+        )
+    } else {
+        Cow::Borrowed(line)
+    }
+}
+
+/// GTP ids are non-negative integers.
+fn is_id(word: &str) -> bool {
+    !word.is_empty() && word.len() <= 18 && word.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The id at the start of a line we cannot otherwise read, so the error reply can echo it.
+fn leading_id(text: &str) -> String {
+    match clean(text).split_whitespace().next() {
+        Some(word) if is_id(word) => word.to_string(),
+        _ => String::new(),
+    }
+}
+
+fn respond(out: &mut String, status: char, id: &str, text: &str) {
+    out.push(status);
+    out.push_str(id);
+    if !text.is_empty() {
+        out.push(' ');
+        // A blank line would end the reply early: never send one inside it.
+        if text.contains("\n\n") || text.ends_with('\n') {
+            let mut joined = String::with_capacity(text.len());
+            for line in text.lines().filter(|l| !l.trim().is_empty()) {
+                if !joined.is_empty() {
+                    joined.push('\n');
+                }
+                joined.push_str(line);
+            }
+            out.push_str(&joined);
+        } else {
+            out.push_str(text);
+        }
+    }
+    out.push_str("\n\n");
+}
+
+fn respond_error(out: &mut String, id: &str, message: &str) {
+    let one_line = message.replace('\n', " ");
+    respond(out, '?', id, &one_line);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::NearestPointGenerator;
+    use crate::rules::Point;
+
+    fn gtp() -> Gtp {
+        let config = EngineConfig::builtin();
+        let engine = Engine::new(19, Box::new(NearestPointGenerator)).unwrap();
+        Gtp::new(engine, &config)
+    }
+
+    #[test]
+    fn cleaning_follows_gtp_preprocessing() {
+        assert_eq!(clean("play b K10 # why"), "play b K10 ");
+        assert_eq!(clean("play\tb K10\r"), "play\tb K10");
+        assert_eq!(clean("na\x07me"), "name");
+        assert!(matches!(clean("name"), Cow::Borrowed(_)));
+        assert!(is_id("0") && is_id("123") && !is_id("-1") && !is_id("1a") && !is_id(""));
+        assert_eq!(leading_id("12 play \u{fffd}"), "12");
+        assert_eq!(leading_id("play 12"), "");
+    }
+
+    #[test]
+    fn vertices_are_written_like_the_notation_module() {
+        for size in [6, 19, 25] {
+            for i in 0..size * size {
+                let p = Point::from_index(i, size);
+                let mut text = String::new();
+                commands::push_vertex(&mut text, p);
+                assert_eq!(text, crate::notation::format_gtp(p));
+            }
+        }
+    }
+
+    #[test]
+    fn replies_never_contain_a_blank_line() {
+        let mut out = String::new();
+        respond(&mut out, '=', "3", "a\n\nb\n");
+        assert_eq!(out, "=3 a\nb\n\n");
+        out.clear();
+        respond_error(&mut out, "", "bad\nthing");
+        assert_eq!(out, "? bad thing\n\n");
+    }
+
+    #[test]
+    fn every_listed_command_is_known_and_handled() {
+        let mut g = gtp();
+        for command in COMMANDS {
+            let mut out = String::new();
+            g.handle_line(&format!("known_command {command}"), &mut out);
+            assert_eq!(out, "= true\n\n");
+            out.clear();
+            if *command != "quit" {
+                g.handle_line(command, &mut out);
+                assert!(!out.contains("unknown command"), "{command}: {out}");
+            }
+        }
+    }
+}

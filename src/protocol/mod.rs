@@ -1,0 +1,16 @@
+//! Protocol front-ends: GTP v2 with GoGui's `gogui-rules_*` extension ([`gtp`]) and the
+//! Connect6 protocol of Cloudict, ConnectMore and the SAU platform ([`c6`]).
+//!
+//! Front-ends know only [`crate::engine::Engine`], the rules, notations, records and config;
+//! never the search. stdout carries the protocol only; everything else goes to stderr.
+
+pub mod c6;
+pub mod gtp;
+pub mod line_reader;
+
+/// Whether a front-end keeps reading after a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}

@@ -1,0 +1,205 @@
+//! `liuzi bench`: fixed positions, fixed playouts, one fresh search per position.
+//!
+//! Prints playouts per second and a signature of the search's behaviour (Stockfish's habit):
+//! with one thread the search is deterministic, so the signature (a hash of every position's
+//! tree size, root visits and chosen stone) changes only when search behaviour changes. The
+//! expected value is kept in `src/search/bench.signature` and checked by a test; a commit
+//! that changes behaviour updates that file.
+
+use super::mcts::{Limits, Search};
+use super::params::SearchParams;
+use super::position::PositionFactory;
+use super::simple::SimpleFactory;
+use crate::notation::{format_gtp, parse_gtp};
+use crate::rules::Board;
+use std::fmt::Write as _;
+use std::time::Instant;
+
+/// The bench positions (GTP vertices, 19x19): the opening stone, then positions from
+/// self-play of the search (1,500 playouts a stone), none decided yet.
+const POSITIONS: &[&str] = &[
+    "K10",
+    "K10 J11 L9 K9 J8 L11 M9 K7 H9",
+    "K10 J11 L10 L9 J9 J8 J10 H11 K12 L11 J12 L12 K9 M11 M9 N11 J13",
+    "K10 K11 L9 M11 L12 M12 N11 N10 K9 N12 J11 J9 H9 H10 K12 J8 L10",
+    "K10 J11 L9 K9 J8 L11 M9 K7 H9 H8 M10 L8 M8 J10 K11 M7 K6 K8 L7 H7 L10 M11 G6 H11 N11",
+    "K10 L11 L10 M10 K11 M12 N12 N11 J10 J9 K8 J11 K9 H9 L8 M11 L12 M8 K7 H8 L13 N9 L7 L9 H10",
+    "K10 J11 L9 K9 J8 L11 M9 K7 H9 H8 M10 L8 M8 J10 K11 M7 K6 K8 L7 H7 L10 M11 G6 H11 N11 H6 J6 \
+     J7 N8 K5 G7 J5 G8",
+    "K10 K11 L9 M11 L12 M12 N11 N10 K9 N12 J11 J9 H9 H10 K12 J8 L10 H7 H11 M9 K7 L8 L11 G11 K13 \
+     O9 J14 M10 K8 O10 K6 H12 L13",
+];
+
+/// Playouts per bench position.
+pub const BENCH_PLAYOUTS: u64 = 5_000;
+
+/// The signature `liuzi bench --threads 1` must print (see the module docs).
+pub const EXPECTED_SIGNATURE: &str = include_str!("bench.signature");
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchReport {
+    pub threads: usize,
+    pub positions: usize,
+    pub playouts: u64,
+    pub seconds: f64,
+    pub playouts_per_second: f64,
+    /// CPU time of the whole process over the bench (Linux only): on a busy machine
+    /// `playouts / cpu_seconds` per thread is the fairer speed.
+    pub cpu_seconds: Option<f64>,
+    /// Tree edges over all positions.
+    pub nodes: u64,
+    /// Hex hash of tree sizes, root visits and chosen stones (reproducible with 1 thread).
+    pub signature: String,
+    /// Human-readable lines, one per position, then the totals and the JSON line.
+    pub text: String,
+}
+
+/// The bench positions as boards.
+pub fn bench_positions() -> Vec<Board> {
+    POSITIONS
+        .iter()
+        .map(|line| {
+            let mut b = Board::standard();
+            for v in line.split_whitespace() {
+                let p = parse_gtp(v, 19).expect("bench vertex");
+                b.play(p).expect("bench move");
+            }
+            b
+        })
+        .collect()
+}
+
+/// The bench's search parameters: defaults, fixed playouts, no early stop, no reuse.
+pub fn bench_params(threads: usize) -> SearchParams {
+    SearchParams {
+        threads,
+        playouts_per_stone: Some(BENCH_PLAYOUTS),
+        early_stop: false,
+        reuse_tree: false,
+        max_nodes: 4 << 20,
+        ..SearchParams::default()
+    }
+}
+
+/// Runs the bench with the default position knowledge.
+pub fn run_bench(threads: usize) -> BenchReport {
+    run_bench_with(SimpleFactory, bench_params(threads))
+}
+
+/// Runs the bench with any position factory and parameters.
+pub fn run_bench_with<F: PositionFactory>(factory: F, params: SearchParams) -> BenchReport {
+    let threads = params.threads;
+    let name = factory.name();
+    let mut search = Search::new(params, factory);
+    let mut text = String::new();
+    let mut hash = 0xCBF2_9CE4_8422_2325u64;
+    let mut mix = |x: u64| {
+        for byte in x.to_le_bytes() {
+            hash = (hash ^ byte as u64).wrapping_mul(0x0100_0000_01B3);
+        }
+    };
+    let (mut playouts, mut nodes) = (0u64, 0u64);
+    let cpu_start = process_cpu_seconds();
+    let start = Instant::now();
+    for (i, board) in bench_positions().iter().enumerate() {
+        search.clear();
+        let o = search
+            .think(board, Limits::default())
+            .expect("bench positions are not over");
+        playouts += o.playouts;
+        nodes += o.nodes as u64;
+        mix(o.nodes as u64);
+        mix(o.root_visits as u64);
+        mix(o.best.index(19) as u64);
+        let _ = writeln!(
+            text,
+            "position {:2} ({:2} stones): {} playouts, {:.0}/s, nodes {}, best {}",
+            i + 1,
+            board.stone_count(),
+            o.playouts,
+            o.playouts_per_second(),
+            o.nodes,
+            format_gtp(o.best)
+        );
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let cpu_seconds = process_cpu_seconds()
+        .zip(cpu_start)
+        .map(|(end, begin)| end - begin);
+    let pps = playouts as f64 / seconds.max(1e-9);
+    let signature = format!("{hash:016x}");
+    let per_cpu = cpu_seconds
+        .filter(|&c| c > 0.0)
+        .map(|c| playouts as f64 / c);
+    let _ = writeln!(
+        text,
+        "positions {}, knowledge {name}, threads {threads}, playouts {playouts}, nodes {nodes}, \
+         {seconds:.3} s, {pps:.0} playouts/s{}, signature {signature}",
+        POSITIONS.len(),
+        per_cpu.map_or(String::new(), |v| format!(
+            " ({v:.0} per CPU-second over {:.3} CPU-s)",
+            cpu_seconds.unwrap_or(0.0)
+        ))
+    );
+    let json = serde_json::json!({
+        "playouts": playouts,
+        "seconds": seconds,
+        "playouts_per_second": pps,
+        "signature": signature,
+        "nodes": nodes,
+        "threads": threads,
+        "knowledge": name,
+        "cpu_seconds": cpu_seconds,
+        "playouts_per_cpu_second": per_cpu,
+    });
+    let _ = writeln!(text, "{json}");
+    BenchReport {
+        threads,
+        positions: POSITIONS.len(),
+        playouts,
+        seconds,
+        playouts_per_second: pps,
+        cpu_seconds,
+        nodes,
+        signature,
+        text,
+    }
+}
+
+/// User + system CPU time of this process so far, from `/proc/self/stat` (Linux; the kernel
+/// reports it in ticks of 1/100 s on every mainstream configuration). `None` elsewhere.
+fn process_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which may hold spaces) start at field 3; utime and stime
+    // are fields 14 and 15.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    Some((utime + stime) / 100.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bench_signature_matches_the_recorded_one() {
+        let report = run_bench(1);
+        assert_eq!(report.playouts, BENCH_PLAYOUTS * POSITIONS.len() as u64);
+        assert!(report
+            .text
+            .trim_end()
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with('{'));
+        assert_eq!(
+            report.signature,
+            EXPECTED_SIGNATURE.trim(),
+            "search behaviour changed: if intended, write the new signature into \
+             src/search/bench.signature\n{}",
+            report.text
+        );
+    }
+}

@@ -1,0 +1,164 @@
+//! Which children a node gets (design.md A2): the winning stones when the side to move can
+//! complete a six this turn; otherwise the blocking stones when the opponent threatens one;
+//! otherwise the position's candidates. Forced sets lose nothing: a winning pair can always be
+//! played in the order "winning stone first", and every turn that stops a threat contains a
+//! blocking stone that can go first.
+//!
+//! Canonical pair order: at a second-stone node whose parent offered free candidates, a second
+//! stone that the parent ranked before the first stone is left out, since the same pair is
+//! searched in the other order under that sibling.
+
+use super::node::Children;
+use super::params::{PairOrder, SearchParams};
+use super::position::SearchPosition;
+use super::tree::Tree;
+use crate::rules::{Point, Stage};
+
+/// Per-thread buffers.
+#[derive(Default)]
+pub(crate) struct ExpandScratch {
+    candidates: Vec<(Point, f32)>,
+    points: Vec<Point>,
+    /// `excluded[cell]`: left out by the pair order (reset after every use).
+    excluded: Vec<bool>,
+    pub list: Vec<(Point, f32)>,
+}
+
+/// The children of a node, sorted by prior (highest first), priors summing to 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ChildSet {
+    pub restricted: bool,
+    pub filtered: bool,
+}
+
+/// Fills `scratch.list` with the children of the position `pos`. `earlier_siblings` are the
+/// stones ranked before the pending first stone by an unrestricted parent (canonical order).
+pub(crate) fn child_list<P: SearchPosition>(
+    pos: &P,
+    params: &SearchParams,
+    earlier_siblings: &[Point],
+    scratch: &mut ExpandScratch,
+) -> ChildSet {
+    let size = pos.board().size();
+    pos.candidates(&mut scratch.candidates);
+    pos.winning_points(&mut scratch.points);
+    if scratch.points.is_empty() {
+        pos.blocking_points(&mut scratch.points);
+    }
+    let list = &mut scratch.list;
+    list.clear();
+    let mut set = ChildSet {
+        restricted: false,
+        filtered: false,
+    };
+    if !scratch.points.is_empty() {
+        set.restricted = true;
+        let floor = scratch
+            .candidates
+            .iter()
+            .map(|c| c.1)
+            .fold(f32::INFINITY, f32::min);
+        let floor = if floor.is_finite() { floor } else { 1.0 };
+        for &p in &scratch.points {
+            let w = scratch
+                .candidates
+                .iter()
+                .find(|c| c.0 == p)
+                .map_or(floor, |c| c.1);
+            list.push((p, w));
+        }
+    } else {
+        if scratch.excluded.len() < size * size {
+            scratch.excluded.resize(size * size, false);
+        }
+        for &q in earlier_siblings {
+            scratch.excluded[q.index(size)] = true;
+        }
+        for &(p, w) in &scratch.candidates {
+            if scratch.excluded[p.index(size)] {
+                set.filtered = true;
+            } else {
+                list.push((p, w));
+            }
+        }
+        for &q in earlier_siblings {
+            scratch.excluded[q.index(size)] = false;
+        }
+        if list.is_empty() {
+            // Everything was a duplicate (tiny boards): keep them all rather than none.
+            list.extend_from_slice(&scratch.candidates);
+            set.filtered = false;
+        }
+    }
+    list.retain(|c| c.1 > 0.0 && c.1.is_finite());
+    if list.is_empty() {
+        list.extend(pos.board().legal_points().map(|p| (p, 1.0)));
+    }
+    list.sort_by(|a, b| {
+        b.1.total_cmp(&a.1)
+            .then_with(|| a.0.index(size).cmp(&b.0.index(size)))
+    });
+    if !set.restricted && params.max_children > 0 {
+        list.truncate(params.max_children as usize);
+    }
+    let total: f32 = list.iter().map(|c| c.1).sum();
+    for c in list.iter_mut() {
+        c.1 /= total;
+    }
+    set
+}
+
+/// The stones a canonical pair order leaves out below `edge`: its siblings ranked before it,
+/// when the position is at a second stone and the parent block was a free choice.
+pub(crate) fn earlier_siblings(
+    tree: &Tree,
+    params: &SearchParams,
+    stage: Stage,
+    edge: u32,
+    parent_block: Option<Children>,
+    size: usize,
+    out: &mut Vec<Point>,
+) {
+    out.clear();
+    let Some(block) = parent_block else { return };
+    if params.pair_order != PairOrder::Canonical || stage != Stage::Second || block.restricted {
+        return;
+    }
+    for index in block.first..edge {
+        out.push(Point::from_index(tree.edge(index).cell() as usize, size));
+    }
+}
+
+/// Expands leaf `edge` at position `pos`. False when another thread holds the claim or the
+/// tree is full (the caller then runs a playout from the leaf).
+pub(crate) fn expand<P: SearchPosition>(
+    tree: &Tree,
+    params: &SearchParams,
+    edge: u32,
+    pos: &P,
+    earlier: &[Point],
+    scratch: &mut ExpandScratch,
+) -> bool {
+    let node = tree.edge(edge);
+    if !node.try_begin_expansion() {
+        return false;
+    }
+    let set = child_list(pos, params, earlier, scratch);
+    let count = scratch.list.len() as u32;
+    let Some(first) = tree.allocate(count) else {
+        node.abort_expansion();
+        return false;
+    };
+    let size = pos.board().size();
+    for (k, &(p, prior)) in scratch.list.iter().enumerate() {
+        tree.edge(first + k as u32)
+            .init(p.index(size) as u16, prior);
+    }
+    node.publish(Children {
+        first,
+        count,
+        restricted: set.restricted,
+        filtered: set.filtered,
+    });
+    true
+}

@@ -1,0 +1,241 @@
+//! One tree edge (= the node reached by placing its stone), lock-free.
+//!
+//! Statistics live on the edge, from the point of view of the player who placed the edge's
+//! stone, so a parent picks among its children without sign games; the reward is only turned
+//! around when the player changes (design.md A3, Enzenberger & Müller 2009 for the scheme).
+//! `(visits, wins×2)` share one `AtomicU64` so one `fetch_add` updates both (no torn means);
+//! draws count as one half-win.
+
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering};
+
+/// `stats` word: visits in the high 32 bits, wins×2 in the low 32 bits.
+const VISIT: u64 = 1 << 32;
+
+/// `children` word: 0 = leaf (not expanded); `EXPANDING` while one thread builds the children;
+/// otherwise `first << 16 | count` plus flag bits.
+const EXPANDING: u64 = 1 << 63;
+/// The children are a forced set (winning or blocking stones), not the free candidates.
+const RESTRICTED: u64 = 1 << 62;
+/// Second stones that rank before the pending first stone were left out (canonical pair order).
+const FILTERED: u64 = 1 << 61;
+const COUNT_MASK: u64 = 0xFFFF;
+const FIRST_MASK: u64 = 0xFFFF_FFFF;
+
+#[derive(Default, Debug)]
+pub(crate) struct Edge {
+    stats: AtomicU64,
+    children: AtomicU64,
+    prior: AtomicU32,
+    cell: AtomicU16,
+}
+
+/// A published children block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Children {
+    pub first: u32,
+    pub count: u32,
+    pub restricted: bool,
+    pub filtered: bool,
+}
+
+/// What a children word says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Expansion {
+    Leaf,
+    Expanding,
+    Expanded(Children),
+}
+
+impl Children {
+    fn pack(self) -> u64 {
+        debug_assert!(self.count > 0 && self.count as u64 <= COUNT_MASK);
+        ((self.first as u64) << 16)
+            | self.count as u64
+            | if self.restricted { RESTRICTED } else { 0 }
+            | if self.filtered { FILTERED } else { 0 }
+    }
+
+    pub fn range(self) -> std::ops::Range<u32> {
+        self.first..self.first + self.count
+    }
+}
+
+fn unpack_children(word: u64) -> Expansion {
+    if word == 0 {
+        Expansion::Leaf
+    } else if word == EXPANDING {
+        Expansion::Expanding
+    } else {
+        Expansion::Expanded(Children {
+            first: ((word >> 16) & FIRST_MASK) as u32,
+            count: (word & COUNT_MASK) as u32,
+            restricted: word & RESTRICTED != 0,
+            filtered: word & FILTERED != 0,
+        })
+    }
+}
+
+/// Visits and wins×2 of one edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) struct Stats {
+    pub visits: u32,
+    pub wins2: u32,
+}
+
+impl Stats {
+    /// Mean reward in [0, 1] for the edge's player; `None` without visits.
+    pub fn mean(self) -> Option<f32> {
+        (self.visits > 0).then(|| self.wins2 as f32 / (2.0 * self.visits as f32))
+    }
+}
+
+impl Edge {
+    /// Fills a fresh edge. Only the expanding thread calls this, before publishing the block.
+    pub fn init(&self, cell: u16, prior: f32) {
+        self.stats.store(0, Ordering::Relaxed);
+        self.children.store(0, Ordering::Relaxed);
+        self.prior.store(prior.to_bits(), Ordering::Relaxed);
+        self.cell.store(cell, Ordering::Relaxed);
+    }
+
+    /// Copies every field (single-threaded tree maintenance only).
+    pub fn copy_from(&self, other: &Edge) {
+        let o = Ordering::Relaxed;
+        self.stats.store(other.stats.load(o), o);
+        self.children.store(other.children.load(o), o);
+        self.prior.store(other.prior.load(o), o);
+        self.cell.store(other.cell.load(o), o);
+    }
+
+    /// Takes over the statistics and subtree of `other`, keeping this edge's stone and prior
+    /// (single-threaded tree maintenance only).
+    pub fn graft_from(&self, other: &Edge) {
+        let o = Ordering::Relaxed;
+        self.stats.store(other.stats.load(o), o);
+        self.children.store(other.children.load(o), o);
+    }
+
+    pub fn cell(&self) -> u16 {
+        self.cell.load(Ordering::Relaxed)
+    }
+
+    pub fn prior(&self) -> f32 {
+        f32::from_bits(self.prior.load(Ordering::Relaxed))
+    }
+
+    pub fn stats(&self) -> Stats {
+        let word = self.stats.load(Ordering::Relaxed);
+        Stats {
+            visits: (word >> 32) as u32,
+            wins2: word as u32,
+        }
+    }
+
+    /// Adds `n` virtual visits (losses until backed up); returns the visits before.
+    pub fn add_virtual_loss(&self, n: u32) -> u32 {
+        (self.stats.fetch_add(n as u64 * VISIT, Ordering::Relaxed) >> 32) as u32
+    }
+
+    /// Turns the `virtual_loss` virtual visits of one descent into one real visit with
+    /// `reward2` (0 loss, 1 draw, 2 win) for this edge's player.
+    pub fn backup(&self, virtual_loss: u32, reward2: u32) {
+        let delta = VISIT
+            .wrapping_sub(virtual_loss as u64 * VISIT)
+            .wrapping_add(reward2 as u64);
+        self.stats.fetch_add(delta, Ordering::Relaxed);
+    }
+
+    /// Sets statistics outright (tests).
+    #[cfg(test)]
+    pub fn set_stats(&self, s: Stats) {
+        self.stats.store(
+            ((s.visits as u64) << 32) | s.wins2 as u64,
+            Ordering::Relaxed,
+        );
+    }
+
+    pub fn expansion(&self) -> Expansion {
+        unpack_children(self.children.load(Ordering::Acquire))
+    }
+
+    /// Claims the right to expand this leaf; false if it is expanded or being expanded.
+    pub fn try_begin_expansion(&self) -> bool {
+        self.children
+            .compare_exchange(0, EXPANDING, Ordering::Acquire, Ordering::Relaxed)
+            .is_ok()
+    }
+
+    /// Gives the claim back (no memory left).
+    pub fn abort_expansion(&self) {
+        self.children.store(0, Ordering::Release);
+    }
+
+    /// Publishes the children; the block's edges are visible to any thread that sees this.
+    pub fn publish(&self, children: Children) {
+        self.children.store(children.pack(), Ordering::Release);
+    }
+
+    /// Makes the edge a leaf again (tree maintenance only).
+    pub fn clear_children(&self) {
+        self.children.store(0, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn virtual_loss_then_backup_leaves_one_visit_with_the_reward() {
+        let e = Edge::default();
+        e.init(7, 0.25);
+        assert_eq!(e.add_virtual_loss(3), 0);
+        assert_eq!(
+            e.stats(),
+            Stats {
+                visits: 3,
+                wins2: 0
+            }
+        );
+        e.backup(3, 2);
+        e.add_virtual_loss(3);
+        e.backup(3, 1);
+        assert_eq!(
+            e.stats(),
+            Stats {
+                visits: 2,
+                wins2: 3
+            }
+        );
+        assert_eq!(e.stats().mean(), Some(0.75));
+        let z = Edge::default();
+        z.add_virtual_loss(0);
+        z.backup(0, 2);
+        assert_eq!(z.stats().visits, 1);
+        assert_eq!((e.cell(), e.prior()), (7, 0.25));
+    }
+
+    #[test]
+    fn children_word_round_trips_and_claims_are_exclusive() {
+        let e = Edge::default();
+        assert_eq!(e.expansion(), Expansion::Leaf);
+        assert!(e.try_begin_expansion());
+        assert!(!e.try_begin_expansion());
+        assert_eq!(e.expansion(), Expansion::Expanding);
+        let c = Children {
+            first: 123_456_789,
+            count: 625,
+            restricted: true,
+            filtered: false,
+        };
+        e.publish(c);
+        assert_eq!(e.expansion(), Expansion::Expanded(c));
+        let c2 = Children {
+            filtered: true,
+            restricted: false,
+            ..c
+        };
+        e.publish(c2);
+        assert_eq!(e.expansion(), Expansion::Expanded(c2));
+    }
+}

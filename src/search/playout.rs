@@ -1,0 +1,155 @@
+//! Stone-level playouts: hard rules first, then a roulette-wheel draw from the position's
+//! weights (design.md A2 "forced replies", A4).
+
+use super::position::{SearchPosition, SearchRng};
+use crate::rules::{GameResult, Point};
+use rand::Rng;
+
+/// The stone a playout places next, or `None` when no empty point is left.
+///
+/// 1. Complete a six when this turn can (a stone of a completing pair).
+/// 2. Otherwise, if the opponent threatens six next turn, block: the stone that breaks the
+///    most threat windows (random among equals), so the two stones of a turn cover a live
+///    four's two ends.
+/// 3. Otherwise a roulette-wheel draw by playout weight.
+pub(crate) fn playout_stone<P: SearchPosition>(
+    pos: &mut P,
+    rng: &mut SearchRng,
+    scratch: &mut Vec<Point>,
+) -> Option<Point> {
+    pos.winning_points(scratch);
+    if let Some(&p) = scratch.first() {
+        return Some(p);
+    }
+    pos.blocking_points(scratch);
+    if !scratch.is_empty() {
+        return Some(best_block(pos, scratch, rng));
+    }
+    pos.sample_playout_stone(rng)
+}
+
+fn best_block<P: SearchPosition>(pos: &P, blocks: &[Point], rng: &mut SearchRng) -> Point {
+    let mut best = blocks[0];
+    let mut best_value = 0;
+    let mut ties = 0u32;
+    for &p in blocks {
+        let v = pos.block_value(p);
+        if v > best_value {
+            best = p;
+            best_value = v;
+            ties = 1;
+        } else if v == best_value {
+            // Reservoir choice among equals.
+            ties += 1;
+            if rng.gen_range(0..ties) == 0 {
+                best = p;
+            }
+        }
+    }
+    best
+}
+
+/// Plays `pos` out to a six or a full board and returns the result.
+pub(crate) fn run_playout<P: SearchPosition>(
+    pos: &mut P,
+    rng: &mut SearchRng,
+    scratch: &mut Vec<Point>,
+) -> GameResult {
+    loop {
+        let result = pos.board().result();
+        if result != GameResult::Ongoing {
+            return result;
+        }
+        match playout_stone(pos, rng, scratch) {
+            Some(p) => pos.play(p),
+            None => return GameResult::Draw,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Board, Color};
+    use crate::search::simple::SimplePosition;
+    use rand::SeedableRng;
+
+    fn p(c: u8, r: u8) -> Point {
+        Point::new(c, r)
+    }
+
+    fn board_of(stones: &[Point]) -> Board {
+        let mut b = Board::standard();
+        for &q in stones {
+            b.play(q).unwrap();
+        }
+        b
+    }
+
+    #[test]
+    fn playouts_end_in_a_result_and_respect_the_rules() {
+        let mut rng = SearchRng::seed_from_u64(1);
+        let mut scratch = Vec::new();
+        for _ in 0..50 {
+            let mut pos = SimplePosition::new(&board_of(&[p(9, 9)]));
+            let r = run_playout(&mut pos, &mut rng, &mut scratch);
+            assert_eq!(r, pos.board().result());
+            assert_ne!(r, GameResult::Ongoing);
+        }
+    }
+
+    #[test]
+    fn a_playout_completes_an_available_six() {
+        // Black to move with four in a row and two stones: it must win at once.
+        let b = board_of(&[
+            p(9, 9),
+            p(0, 0),
+            p(0, 2),
+            p(10, 9),
+            p(11, 9),
+            p(0, 4),
+            p(0, 6),
+            p(12, 9),
+            p(3, 3),
+            p(0, 8),
+            p(0, 10),
+        ]);
+        let mut rng = SearchRng::seed_from_u64(7);
+        let mut scratch = Vec::new();
+        for _ in 0..20 {
+            let mut pos = SimplePosition::new(&b);
+            assert_eq!(
+                run_playout(&mut pos, &mut rng, &mut scratch),
+                GameResult::Win(Color::Black)
+            );
+            assert_eq!(pos.board().stone_count(), b.stone_count() + 2);
+        }
+    }
+
+    #[test]
+    fn a_playout_blocks_a_live_four_with_its_two_stones() {
+        // White has a live four on row 5 (3..=6), Black to move with two stones and no threat.
+        let b = board_of(&[
+            p(9, 9),
+            p(3, 5),
+            p(4, 5),
+            p(15, 15),
+            p(15, 13),
+            p(5, 5),
+            p(6, 5),
+        ]);
+        let mut rng = SearchRng::seed_from_u64(3);
+        let mut scratch = Vec::new();
+        for _ in 0..20 {
+            let mut pos = SimplePosition::new(&b);
+            // The first block breaks two windows; after it any remaining one is broken.
+            let first = playout_stone(&mut pos, &mut rng, &mut scratch).unwrap();
+            assert!(first == p(2, 5) || first == p(7, 5), "{first:?}");
+            pos.play(first);
+            let second = playout_stone(&mut pos, &mut rng, &mut scratch).unwrap();
+            pos.play(second);
+            pos.blocking_points(&mut scratch);
+            assert!(scratch.is_empty());
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! The Bradley-Terry policy board as a search position: tree priors P(m) and roulette-wheel
+//! playouts from the trained gammas (design.md A1, A4).
+
+use super::position::{PositionFactory, SearchPosition, SearchRng};
+use crate::policy::{Gammas, PolicyBoard, WeightsError};
+use crate::rules::{Board, Point};
+use std::path::Path;
+use std::sync::Arc;
+
+/// A [`PolicyBoard`] seen by the search.
+#[derive(Clone)]
+pub struct PolicyPosition(PolicyBoard);
+
+impl PolicyPosition {
+    pub fn policy_board(&self) -> &PolicyBoard {
+        &self.0
+    }
+}
+
+impl SearchPosition for PolicyPosition {
+    fn board(&self) -> &Board {
+        self.0.board()
+    }
+
+    fn play(&mut self, p: Point) {
+        self.0
+            .play(p)
+            .expect("the search only plays empty points of ongoing games");
+    }
+
+    fn candidates(&self, out: &mut Vec<(Point, f32)>) {
+        out.clear();
+        let board = self.0.board();
+        for p in board.legal_points() {
+            let w = self.0.weight(p);
+            if w > 0.0 {
+                out.push((p, w as f32));
+            }
+        }
+    }
+
+    fn winning_points(&self, out: &mut Vec<Point>) {
+        out.clear();
+        let size = self.0.board().size();
+        out.extend(self.0.winning_points().points(size));
+    }
+
+    /// The policy board's blocking points already belong to smallest hitting sets of the
+    /// opponent's threat windows, so any of them is as good a block as another.
+    fn blocking_points(&self, out: &mut Vec<Point>) {
+        out.clear();
+        let size = self.0.board().size();
+        out.extend(self.0.blocking_points().points(size));
+    }
+
+    fn block_value(&self, _p: Point) -> u32 {
+        1
+    }
+
+    fn sample_playout_stone(&mut self, rng: &mut SearchRng) -> Option<Point> {
+        self.0.sample(rng)
+    }
+}
+
+/// Builds [`PolicyPosition`]s sharing one set of gammas.
+#[derive(Clone)]
+pub struct PolicyFactory {
+    gammas: Arc<Gammas>,
+}
+
+impl PolicyFactory {
+    pub fn new(gammas: Arc<Gammas>) -> PolicyFactory {
+        PolicyFactory { gammas }
+    }
+
+    /// Loads a weights file written by `liuzi-train`.
+    pub fn load(path: &Path) -> Result<PolicyFactory, WeightsError> {
+        Ok(PolicyFactory::new(Arc::new(Gammas::load(path)?)))
+    }
+
+    pub fn gammas(&self) -> &Arc<Gammas> {
+        &self.gammas
+    }
+}
+
+impl PositionFactory for PolicyFactory {
+    type Position = PolicyPosition;
+
+    fn position(&self, board: &Board) -> PolicyPosition {
+        PolicyPosition(PolicyBoard::new(board, Arc::clone(&self.gammas)))
+    }
+
+    fn name(&self) -> &'static str {
+        "bradley-terry"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{Limits, Search, SearchParams, SimplePosition};
+    use rand::SeedableRng;
+
+    fn p(c: u8, r: u8) -> Point {
+        Point::new(c, r)
+    }
+
+    #[test]
+    fn agrees_with_the_simple_position_on_wins_and_blocks() {
+        let factory = PolicyFactory::new(Arc::new(Gammas::uniform()));
+        let mut rng = SearchRng::seed_from_u64(4);
+        for _ in 0..20 {
+            let mut simple = SimplePosition::new(&Board::standard());
+            let mut policy = factory.position(&Board::standard());
+            let mut a = Vec::new();
+            let mut b = Vec::new();
+            while !simple.board().is_over() {
+                simple.winning_points(&mut a);
+                policy.winning_points(&mut b);
+                a.sort();
+                b.sort();
+                assert_eq!(a, b, "{:?}", simple.board().history());
+                // Every policy blocking point is one of the simple position's threat cells.
+                simple.blocking_points(&mut a);
+                policy.blocking_points(&mut b);
+                assert!(b.iter().all(|q| a.contains(q)));
+                assert_eq!(a.is_empty(), b.is_empty());
+                let q = simple.sample_playout_stone(&mut rng).unwrap();
+                simple.play(q);
+                policy.play(q);
+            }
+        }
+    }
+
+    #[test]
+    fn search_with_the_policy_plays_legal_stones_and_wins() {
+        let mut s = Search::new(
+            SearchParams {
+                playouts_per_stone: Some(200),
+                max_nodes: 1 << 18,
+                ..SearchParams::default()
+            },
+            PolicyFactory::new(Arc::new(Gammas::uniform())),
+        );
+        let mut b = Board::standard();
+        for q in [
+            p(9, 9),
+            p(0, 0),
+            p(0, 2),
+            p(10, 9),
+            p(11, 9),
+            p(0, 4),
+            p(0, 6),
+            p(12, 9),
+            p(3, 3),
+            p(0, 8),
+            p(0, 10),
+        ] {
+            b.play(q).unwrap();
+        }
+        for _ in 0..2 {
+            let o = s.think(&b, Limits::default()).unwrap();
+            assert!(b.is_empty_at(o.best));
+            b.play(o.best).unwrap();
+        }
+        assert!(b.is_over());
+        let mut b = Board::standard();
+        b.play(p(9, 9)).unwrap();
+        let o = s.think(&b, Limits::default()).unwrap();
+        assert!(b.is_empty_at(o.best));
+        assert!(o.playouts > 0);
+    }
+}

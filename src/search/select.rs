@@ -1,0 +1,169 @@
+//! Child selection by the biased UCB of Ikeda & Viennot (CG 2013), with explicit first-play
+//! urgency and optional progressive widening (design.md A3).
+//!
+//!   UCB_bias(i) = w_i/n_i + C·sqrt(ln N / n_i) + C_BT·P(m_i)·sqrt(K/(N+K))
+//!
+//! An unvisited child is worth FPU = (parent mean for the chooser) − fpu_reduction, plus its
+//! bias term. Children are sorted by prior, so among unvisited children the first one is the
+//! best; every child a descent picks is therefore either visited already or the first unvisited
+//! one, and the visited children always form a prefix of the block. Below the root the scan
+//! stops at the first unvisited child. The root may hold statistics grafted from the other
+//! order of a pair (see `Search::reuse_tree`), so there the whole block is scanned.
+
+use super::node::Children;
+use super::params::SearchParams;
+use super::tree::Tree;
+
+/// Per-node constants of one selection.
+pub(crate) struct NodeView {
+    /// Parent visits N (virtual ones included).
+    pub visits: u32,
+    /// The parent's mean reward from the chooser's point of view, if visited.
+    pub mean_for_chooser: Option<f32>,
+    pub is_root: bool,
+}
+
+/// Index of the child to descend into.
+pub(crate) fn select_child(
+    tree: &Tree,
+    params: &SearchParams,
+    children: Children,
+    node: &NodeView,
+) -> u32 {
+    let n_parent = node.visits.max(1) as f32;
+    let ln_n = n_parent.ln();
+    let bias_scale = params.c_bt * (params.bt_k / (n_parent + params.bt_k)).sqrt();
+    let fpu = node.mean_for_chooser.unwrap_or(0.5) - params.fpu_reduction;
+    let considered = params.widened_children(node.visits, children.count as usize) as u32;
+
+    let mut best = children.first;
+    let mut best_value = f32::NEG_INFINITY;
+    let mut seen_unvisited = false;
+    for index in children.first..children.first + considered.max(1) {
+        let edge = tree.edge(index);
+        let stats = edge.stats();
+        let value = if stats.visits == 0 {
+            if seen_unvisited {
+                continue;
+            }
+            seen_unvisited = true;
+            let v = fpu + bias_scale * edge.prior();
+            if !node.is_root {
+                if v > best_value {
+                    best = index;
+                }
+                break;
+            }
+            v
+        } else {
+            let n = stats.visits as f32;
+            stats.wins2 as f32 / (2.0 * n)
+                + params.c_uct * (ln_n / n).sqrt()
+                + bias_scale * edge.prior()
+        };
+        if value > best_value {
+            best_value = value;
+            best = index;
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::node::Stats;
+    use crate::search::tree::ROOT;
+
+    fn tree_with(children: &[(f32, u32, u32)]) -> (Tree, Children) {
+        let tree = Tree::new(64);
+        let first = tree.allocate(children.len() as u32).unwrap();
+        for (k, &(prior, visits, wins2)) in children.iter().enumerate() {
+            let e = tree.edge(first + k as u32);
+            e.init(k as u16, prior);
+            e.set_stats(Stats { visits, wins2 });
+        }
+        let c = Children {
+            first,
+            count: children.len() as u32,
+            restricted: false,
+            filtered: false,
+        };
+        tree.edge(ROOT).publish(c);
+        (tree, c)
+    }
+
+    fn view(visits: u32, mean: f32, is_root: bool) -> NodeView {
+        NodeView {
+            visits,
+            mean_for_chooser: Some(mean),
+            is_root,
+        }
+    }
+
+    #[test]
+    fn unvisited_children_are_taken_in_prior_order_by_fpu() {
+        let p = SearchParams::default();
+        let (tree, c) = tree_with(&[(0.5, 0, 0), (0.3, 0, 0), (0.2, 0, 0)]);
+        assert_eq!(select_child(&tree, &p, c, &view(0, 0.5, false)), c.first);
+    }
+
+    #[test]
+    fn a_strong_visited_child_beats_fpu_and_a_weak_one_does_not() {
+        let p = SearchParams {
+            c_uct: 0.1,
+            ..SearchParams::default()
+        };
+        // Visited child wins 90% over 100 visits: better than FPU 0.5 - 0.1.
+        let (tree, c) = tree_with(&[(0.5, 100, 180), (0.3, 0, 0)]);
+        assert_eq!(select_child(&tree, &p, c, &view(100, 0.5, false)), c.first);
+        // Visited child wins 10%: the unvisited one is tried.
+        let (tree, c) = tree_with(&[(0.5, 100, 20), (0.3, 0, 0)]);
+        assert_eq!(
+            select_child(&tree, &p, c, &view(100, 0.5, false)),
+            c.first + 1
+        );
+    }
+
+    #[test]
+    fn bias_term_prefers_the_higher_prior_between_equal_children_and_fades() {
+        let p = SearchParams::default();
+        let (tree, c) = tree_with(&[(0.1, 10, 10), (0.8, 10, 10)]);
+        assert_eq!(
+            select_child(&tree, &p, c, &view(20, 0.5, false)),
+            c.first + 1
+        );
+        // With C_BT = 0 it is a tie, resolved by order.
+        let p0 = SearchParams {
+            c_bt: 0.0,
+            ..p.clone()
+        };
+        assert_eq!(select_child(&tree, &p0, c, &view(20, 0.5, false)), c.first);
+    }
+
+    #[test]
+    fn root_scans_past_unvisited_children_for_grafted_statistics() {
+        let p = SearchParams {
+            c_uct: 0.1,
+            ..SearchParams::default()
+        };
+        let (tree, c) = tree_with(&[(0.5, 0, 0), (0.3, 50, 95)]);
+        assert_eq!(
+            select_child(&tree, &p, c, &view(50, 0.5, true)),
+            c.first + 1
+        );
+        assert_eq!(select_child(&tree, &p, c, &view(50, 0.5, false)), c.first);
+    }
+
+    #[test]
+    fn widening_hides_low_prior_children() {
+        let p = SearchParams {
+            widen_min: 1,
+            widen_factor: 0.0,
+            c_uct: 0.1,
+            ..SearchParams::default()
+        };
+        let (tree, c) = tree_with(&[(0.5, 100, 0), (0.3, 0, 0)]);
+        assert_eq!(select_child(&tree, &p, c, &view(100, 0.5, false)), c.first);
+    }
+}

@@ -1,0 +1,423 @@
+//! Behaviour of the whole search on small positions (the tactical and bookkeeping promises).
+
+use super::*;
+use crate::rules::{Board, Color, GameResult, Point};
+use rand::{Rng, SeedableRng};
+use std::time::{Duration, Instant};
+
+fn p(c: u8, r: u8) -> Point {
+    Point::new(c, r)
+}
+
+fn board_of(stones: &[Point]) -> Board {
+    let mut b = Board::standard();
+    for &q in stones {
+        b.play(q).unwrap();
+    }
+    b
+}
+
+fn params(playouts: u64) -> SearchParams {
+    SearchParams {
+        playouts_per_stone: Some(playouts),
+        max_nodes: 1 << 20,
+        ..SearchParams::default()
+    }
+}
+
+fn search(playouts: u64) -> Search<SimpleFactory> {
+    Search::new(params(playouts), SimpleFactory)
+}
+
+fn think(s: &mut Search<SimpleFactory>, b: &Board) -> SearchOutcome {
+    s.think(b, Limits::default()).unwrap()
+}
+
+/// A position reached by random play (the simple playout policy) that is still going.
+fn random_position(rng: &mut SearchRng, stones: usize) -> Board {
+    loop {
+        let mut pos = SimplePosition::new(&board_of(&[p(9, 9)]));
+        let mut scratch = Vec::new();
+        let n = rng.gen_range(1..=stones);
+        for _ in 1..n {
+            if pos.board().is_over() {
+                break;
+            }
+            let q = super::playout::playout_stone(&mut pos, rng, &mut scratch).unwrap();
+            pos.play(q);
+        }
+        if !pos.board().is_over() {
+            return pos.board().clone();
+        }
+    }
+}
+
+/// Black: row 9 from 9 to 12 (four), White scattered: Black to play two stones.
+fn black_four() -> Vec<Point> {
+    vec![
+        p(9, 9),
+        p(0, 0),
+        p(0, 2),
+        p(10, 9),
+        p(11, 9),
+        p(0, 4),
+        p(0, 6),
+        p(12, 9),
+        p(3, 3),
+        p(0, 8),
+        p(0, 10),
+    ]
+}
+
+#[test]
+fn completes_a_six_with_two_stones_and_with_one() {
+    let mut s = search(500);
+    let mut b = board_of(&black_four());
+    let first = think(&mut s, &b);
+    assert_eq!(first.decision, Decision::Win);
+    b.play(first.best).unwrap();
+    let second = think(&mut s, &b);
+    b.play(second.best).unwrap();
+    assert_eq!(b.result(), GameResult::Win(Color::Black));
+}
+
+#[test]
+fn the_tree_alone_finds_the_win() {
+    // Without the root short-cut the forced set at expansion still leads to the six.
+    let s = search(300);
+    let b = board_of(&black_four());
+    let pos = SimplePosition::new(&b);
+    let mut scratch = super::expand::ExpandScratch::default();
+    let set = super::expand::child_list(&pos, s.params(), &[], &mut scratch);
+    assert!(set.restricted);
+    let mut cells: Vec<Point> = scratch.list.iter().map(|c| c.0).collect();
+    cells.sort();
+    assert_eq!(cells, vec![p(7, 9), p(8, 9), p(13, 9), p(14, 9)]);
+}
+
+/// Whether `color`'s opponent can still make six next turn (some threat window unbroken).
+fn opponent_threatens(b: &Board) -> bool {
+    let pos = SimplePosition::new(b);
+    let mut out = Vec::new();
+    pos.blocking_points(&mut out);
+    !out.is_empty()
+}
+
+/// Whether some pair (or single stone at a second stage) of the side to move stops every threat.
+fn can_block(b: &Board) -> bool {
+    let empties: Vec<Point> = b.legal_points().collect();
+    let two = b.stage() == crate::rules::Stage::First;
+    for &a in &empties {
+        let mut b1 = b.clone();
+        b1.play(a).unwrap();
+        if !two {
+            if !opponent_threatens_after_turn(&b1) {
+                return true;
+            }
+            continue;
+        }
+        for &c in &empties {
+            if c <= a {
+                continue;
+            }
+            let mut b2 = b1.clone();
+            b2.play(c).unwrap();
+            if !opponent_threatens_after_turn(&b2) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// After our turn (opponent to move): does the opponent have a six available?
+fn opponent_threatens_after_turn(b: &Board) -> bool {
+    let pos = SimplePosition::new(b);
+    let mut out = Vec::new();
+    pos.winning_points(&mut out);
+    !out.is_empty()
+}
+
+#[test]
+fn blocks_a_live_four_with_both_stones() {
+    // White has a live four on row 5 (3..=6); Black to move, no threat of its own.
+    let mut b = board_of(&[
+        p(9, 9),
+        p(3, 5),
+        p(4, 5),
+        p(15, 15),
+        p(15, 13),
+        p(5, 5),
+        p(6, 5),
+    ]);
+    let mut s = search(2000);
+    for _ in 0..2 {
+        let o = think(&mut s, &b);
+        b.play(o.best).unwrap();
+    }
+    assert!(!opponent_threatens_after_turn(&b), "{:?}", b.history());
+}
+
+#[test]
+fn blocks_every_blockable_threat_in_random_positions() {
+    let mut rng = SearchRng::seed_from_u64(11);
+    let mut checked = 0;
+    let mut s = search(800);
+    while checked < 12 {
+        let b = random_position(&mut rng, 60);
+        if b.stage() != crate::rules::Stage::First || !opponent_threatens(&b) {
+            continue;
+        }
+        // A win of our own comes first; skip those.
+        let mut w = Vec::new();
+        SimplePosition::new(&b).winning_points(&mut w);
+        if !w.is_empty() || !can_block(&b) {
+            continue;
+        }
+        let mut after = b.clone();
+        s.clear();
+        for _ in 0..2 {
+            let o = think(&mut s, &after);
+            after.play(o.best).unwrap();
+        }
+        assert!(
+            !opponent_threatens_after_turn(&after),
+            "failed to block in {:?}",
+            b.history()
+        );
+        checked += 1;
+    }
+}
+
+#[test]
+fn never_plays_an_illegal_stone() {
+    let mut rng = SearchRng::seed_from_u64(5);
+    let mut s = search(200);
+    for _ in 0..30 {
+        let b = random_position(&mut rng, 120);
+        let o = think(&mut s, &b);
+        assert!(b.is_empty_at(o.best), "{:?} on {:?}", o.best, b.history());
+        for info in &s.root_info().children {
+            assert!(b.is_empty_at(info.point));
+        }
+    }
+    // Small boards, down to the minimum size, played to the end.
+    for size in [6, 7, 9] {
+        let mut b = Board::new(size).unwrap();
+        let mut s = search(100);
+        while !b.is_over() {
+            let o = think(&mut s, &b);
+            assert!(b.is_empty_at(o.best));
+            b.play(o.best).unwrap();
+        }
+    }
+}
+
+#[test]
+fn keeps_to_its_time_budget() {
+    let mut s = Search::new(
+        SearchParams {
+            max_nodes: 1 << 20,
+            early_stop: false,
+            threads: 2,
+            ..SearchParams::default()
+        },
+        SimpleFactory,
+    );
+    let b = board_of(&[p(9, 9), p(10, 10), p(8, 10)]);
+    let budget = Duration::from_millis(150);
+    let start = Instant::now();
+    let o = s
+        .think(
+            &b,
+            Limits {
+                time: Some(budget),
+                playouts: None,
+            },
+        )
+        .unwrap();
+    let elapsed = start.elapsed();
+    assert!(o.playouts > 0);
+    assert!(
+        elapsed < budget + Duration::from_millis(60),
+        "took {elapsed:?} for {budget:?}"
+    );
+    assert!(elapsed >= budget - Duration::from_millis(5));
+}
+
+#[test]
+fn deterministic_mode_reproduces_moves() {
+    let play_game = || {
+        let mut s = search(300);
+        let mut b = board_of(&[p(9, 9)]);
+        let mut log = Vec::new();
+        for _ in 0..8 {
+            let o = think(&mut s, &b);
+            b.play(o.best).unwrap();
+            log.push((o.best, o.playouts, o.root_visits, o.pv.clone(), o.nodes));
+        }
+        log
+    };
+    assert_eq!(play_game(), play_game());
+}
+
+#[test]
+fn tree_reuse_keeps_the_statistics_of_the_played_stone() {
+    let mut s = search(3000);
+    let mut b = board_of(&[p(9, 9), p(10, 10), p(8, 10)]);
+    let first = think(&mut s, &b);
+    let chosen = s
+        .root_info()
+        .children
+        .iter()
+        .find(|c| c.point == first.best)
+        .unwrap()
+        .visits;
+    assert!(chosen > 0);
+    b.play(first.best).unwrap();
+    let second = think(&mut s, &b);
+    // The second stone's root is the chosen child, grafted with the other order's statistics.
+    assert!(
+        second.reused_visits >= chosen,
+        "{} < {chosen}",
+        second.reused_visits
+    );
+    assert_eq!(
+        second.root_visits as u64,
+        second.reused_visits as u64 + second.playouts
+    );
+    // The opponent's reply is found in the tree too.
+    b.play(second.best).unwrap();
+    let reply = think(&mut s, &b);
+    b.play(reply.best).unwrap();
+    let reply2 = think(&mut s, &b);
+    assert!(reply2.reused_visits > 0);
+    // Without reuse nothing is kept.
+    let mut fresh = Search::new(
+        SearchParams {
+            reuse_tree: false,
+            ..params(500)
+        },
+        SimpleFactory,
+    );
+    let mut b = board_of(&[p(9, 9), p(10, 10), p(8, 10)]);
+    let o = think(&mut fresh, &b);
+    b.play(o.best).unwrap();
+    assert_eq!(think(&mut fresh, &b).reused_visits, 0);
+}
+
+#[test]
+fn second_stone_root_gets_every_second_stone() {
+    // With the canonical pair order a second-stone node misses the stones ranked before the
+    // first; as a root it must offer them all again.
+    let mut s = search(2000);
+    let mut b = board_of(&[p(9, 9), p(10, 10), p(8, 10)]);
+    let first = think(&mut s, &b);
+    b.play(first.best).unwrap();
+    think(&mut s, &b);
+    let pos = SimplePosition::new(&b);
+    let mut cands = Vec::new();
+    pos.candidates(&mut cands);
+    assert_eq!(s.root_info().children.len(), cands.len());
+}
+
+#[test]
+fn runs_at_the_node_cap_and_on_several_threads() {
+    let mut s = Search::new(
+        SearchParams {
+            max_nodes: 2048,
+            threads: 2,
+            playouts_per_stone: Some(5000),
+            early_stop: false,
+            ..SearchParams::default()
+        },
+        SimpleFactory,
+    );
+    let b = board_of(&[p(9, 9), p(10, 10), p(8, 10)]);
+    let o = think(&mut s, &b);
+    assert!(b.is_empty_at(o.best));
+    assert!(o.playouts >= 5000);
+    assert!(s.nodes() <= 2048);
+    assert!(o.root_visits as u64 >= o.playouts);
+}
+
+#[test]
+fn early_stop_saves_playouts_when_the_choice_is_settled() {
+    let mut s = search(20_000);
+    // A single blocking pair region: the search settles quickly.
+    let b = board_of(&[
+        p(9, 9),
+        p(3, 5),
+        p(4, 5),
+        p(15, 15),
+        p(15, 13),
+        p(5, 5),
+        p(6, 5),
+    ]);
+    let o = think(&mut s, &b);
+    assert!(o.playouts < 20_000, "{}", o.playouts);
+    let mut s = Search::new(
+        SearchParams {
+            early_stop: false,
+            ..params(20_000)
+        },
+        SimpleFactory,
+    );
+    assert_eq!(think(&mut s, &b).playouts, 20_000);
+}
+
+#[test]
+fn two_searches_alternating_keep_consistent_trees() {
+    for game in 0..3u64 {
+        let mut a = Search::new(
+            SearchParams {
+                seed: game,
+                ..params(400)
+            },
+            SimpleFactory,
+        );
+        let mut b = Search::new(
+            SearchParams {
+                seed: game + 7,
+                fpu_reduction: -0.2,
+                ..params(400)
+            },
+            SimpleFactory,
+        );
+        let mut board = board_of(&[p(9, 9), p(8, 8), p(10, 8)]);
+        while !board.is_over() && board.stone_count() < 80 {
+            let s = if board.to_move() == Color::Black {
+                &mut a
+            } else {
+                &mut b
+            };
+            let o = think(s, &board);
+            board.play(o.best).unwrap();
+        }
+    }
+}
+
+#[test]
+fn second_stone_at_the_node_cap_still_gets_every_second_stone() {
+    let mut s = Search::new(
+        SearchParams {
+            max_nodes: 1024,
+            ..params(3000)
+        },
+        SimpleFactory,
+    );
+    let mut b = board_of(&[p(9, 9), p(10, 10), p(8, 10)]);
+    let first = think(&mut s, &b);
+    assert!(
+        s.nodes() > 900,
+        "the tree should have filled: {}",
+        s.nodes()
+    );
+    b.play(first.best).unwrap();
+    let second = think(&mut s, &b);
+    assert!(b.is_empty_at(second.best));
+    let mut cands = Vec::new();
+    SimplePosition::new(&b).candidates(&mut cands);
+    assert_eq!(s.root_info().children.len(), cands.len());
+    assert!(s.nodes() <= 1024);
+}

@@ -1,0 +1,106 @@
+//! The command line: help text, configuration errors, logs on stderr only.
+
+mod common;
+
+use common::{fast_config, run_liuzi};
+
+#[test]
+fn help_explains_protocols_options_and_config() {
+    let run = run_liuzi(&["--help"], b"");
+    assert!(run.success);
+    for needle in [
+        "PROTOCOLS",
+        "gtp",
+        "c6",
+        "gogui-rules_",
+        "SAU",
+        "CONFIGURATION",
+        "engine-config/default.toml",
+        "--config",
+        "--weights",
+        "--threads",
+        "--seed",
+        "--playouts",
+        "--verbose",
+        "RUST_LOG",
+    ] {
+        assert!(
+            run.stdout.contains(needle),
+            "--help lacks {needle}:\n{}",
+            run.stdout
+        );
+    }
+    let c6 = run_liuzi(&["c6", "--help"], b"");
+    assert!(c6.stdout.contains("--letters") && c6.stdout.contains("--sau-placeholder"));
+}
+
+#[test]
+fn bad_configuration_is_a_clear_error_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("typo.toml");
+    std::fs::write(&path, "[engine]\nthreds = 2\n").unwrap();
+    let run = run_liuzi(&["--config", path.to_str().unwrap()], b"name\n");
+    assert!(!run.success);
+    assert!(run.stdout.is_empty());
+    let expected = format!("liuzi: {}: unknown key `engine.threds`", path.display());
+    assert!(run.stderr.contains(&expected), "{}", run.stderr);
+
+    let missing = run_liuzi(&["--config", "/nonexistent/liuzi.toml"], b"");
+    assert!(!missing.success);
+    assert!(
+        missing
+            .stderr
+            .contains("/nonexistent/liuzi.toml: cannot read"),
+        "{}",
+        missing.stderr
+    );
+}
+
+#[test]
+fn options_are_accepted_and_logs_stay_off_stdout() {
+    let args = [
+        "-vv",
+        "--config",
+        &fast_config(),
+        "--threads",
+        "1",
+        "--seed",
+        "5",
+        "--playouts",
+        "10",
+        "--weights",
+        "/tmp/none.weights",
+        "gtp",
+    ];
+    let run = run_liuzi(&args, b"name\ngenmove b\n");
+    assert!(run.success, "{}", run.stderr);
+    let replies: Vec<&str> = run.stdout.split_terminator("\n\n").collect();
+    assert_eq!(replies[0], "= Liuzi");
+    assert!(replies[1].starts_with("= "));
+    assert_eq!(replies.len(), 2);
+    assert!(
+        run.stderr.contains("configuration loaded"),
+        "{}",
+        run.stderr
+    );
+
+    let bad = run_liuzi(&["--threads", "many"], b"");
+    assert!(!bad.success);
+    assert!(bad.stdout.is_empty());
+}
+
+#[test]
+fn bench_ruler_runs_a_small_storm() {
+    let run = run_liuzi(&["bench-ruler", "--replays", "20"], b"");
+    assert!(run.success, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("ruler storm: ") && run.stdout.contains("commands/s"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("2 errors (expected 2)"),
+        "{}",
+        run.stdout
+    );
+}
