@@ -200,6 +200,7 @@ fn zone_holds_every_single_stone_defence() {
         let every = DefenceLimits {
             verify_nodes: 100_000,
             max_verifications: usize::MAX,
+            max_time: None,
         };
         let Threat::Vcdt(defence) = defend_on(&mut solver, &mut tb, defender, 2, &every) else {
             continue;

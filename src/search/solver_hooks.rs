@@ -86,6 +86,7 @@ pub(crate) fn root_plan(
     let limits = DefenceLimits {
         verify_nodes: params.verify_nodes,
         max_verifications: MAX_VERIFICATIONS,
+        max_time: time.map(|t| t / ROOT_TIME_SHARE),
     };
     let Threat::Vcdt(defence) = defend(solver, board, &limits) else {
         return RootPlan::Free;
