@@ -266,6 +266,20 @@ impl FeatureBoard {
     }
 }
 
+/// `stage` value of a second stone at Chebyshev distance `d` from the turn's first stone.
+#[inline]
+pub fn second_stage_value(d: u32, on_line: bool) -> u16 {
+    match (d, on_line) {
+        (1, _) => 1,
+        (2, true) => 2,
+        (2, false) => 3,
+        (3, true) => 4,
+        (3, false) => 5,
+        (4 | 5, true) => 6,
+        _ => STAGE_FAR,
+    }
+}
+
 /// What the dynamic features of one position need.
 #[derive(Clone, Debug)]
 pub struct TurnContext {
@@ -317,19 +331,9 @@ impl TurnContext {
         let Some(f) = self.first else {
             return STAGE_FIRST;
         };
-        let d = f.distance(p);
         let dc = p.col as i32 - f.col as i32;
         let dr = p.row as i32 - f.row as i32;
-        let on_line = dc == 0 || dr == 0 || dc.abs() == dr.abs();
-        match (d, on_line) {
-            (1, _) => 1,
-            (2, true) => 2,
-            (2, false) => 3,
-            (3, true) => 4,
-            (3, false) => 5,
-            (4 | 5, true) => 6,
-            _ => STAGE_FAR,
-        }
+        second_stage_value(f.distance(p), dc == 0 || dr == 0 || dc.abs() == dr.abs())
     }
 
     /// The `stage` value that cells away from the first stone take in this position.
@@ -359,33 +363,6 @@ impl TurnContext {
         } else {
             TACTIC_NONE
         }
-    }
-
-    /// Cells whose dynamic values may differ from the background: near the first stone (and on its
-    /// lines up to 5), near the opponent's last stones, and the tactical cells. May repeat cells.
-    pub fn dynamic_cells<'a>(
-        &'a self,
-        geometry: &'static Geometry,
-    ) -> impl Iterator<Item = usize> + 'a {
-        let size = geometry.size;
-        let around = |p: Option<Point>| {
-            p.into_iter().flat_map(move |p| {
-                let c = p.index(size);
-                geometry.ring_neighbours(c).iter().map(|n| n.cell as usize)
-            })
-        };
-        let first_lines = self.first.into_iter().flat_map(move |p| {
-            geometry
-                .line_neighbours(p.index(size))
-                .iter()
-                .map(|n| n.cell as usize)
-        });
-        around(self.first)
-            .chain(first_lines)
-            .chain(around(self.last_opp[0]))
-            .chain(around(self.last_opp[1]))
-            .chain(self.wins.iter())
-            .chain(self.blocks.iter())
     }
 }
 
