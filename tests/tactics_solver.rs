@@ -131,7 +131,7 @@ fn solver_agrees_with_brute_force_on_small_boards() {
         max_nodes: 1_000_000,
         max_time: None,
     };
-    let (mut wins1, mut wins2, mut checked, mut missed2) = (0, 0, 0, 0);
+    let (mut wins1, mut wins2, mut checked) = (0, 0, 0);
     while checked < 400 && (checked < 60 || wins2 < 4) {
         let stones = rng.gen_range(14..26);
         let Some(board) = random_position(&mut rng, 8, stones) else {
@@ -160,18 +160,16 @@ fn solver_agrees_with_brute_force_on_small_boards() {
                     wins2 += 1;
                 }
             }
-            _ => {
-                assert!(!brute1, "solver misses a one-turn win: {moves}");
-                if brute2 {
-                    missed2 += 1;
-                }
-            }
+            _ => assert!(!brute1, "solver misses a one-turn win: {moves}"),
         }
-        if verdict == Verdict::NoVcdt {
-            assert!(!brute2 || missed2 > 0, "{moves}");
-        }
+        // The move model may in principle miss a win needing a free stone in a window with a
+        // single stone; none of these positions needs one.
+        assert!(
+            !(brute2 && !verdict.is_win()),
+            "two-turn win missed: {moves}"
+        );
     }
-    eprintln!("wins in 1: {wins1}, in 2: {wins2}, depth-2 wins missed: {missed2}");
+    eprintln!("wins in 1: {wins1}, in 2: {wins2}");
     assert!(
         wins1 >= 5 && wins2 >= 3,
         "too few wins to test: {wins1} {wins2}"
@@ -200,6 +198,7 @@ fn zone_holds_every_single_stone_defence() {
         let every = DefenceLimits {
             verify_nodes: 100_000,
             max_verifications: usize::MAX,
+            max_time: None,
         };
         let Threat::Vcdt(defence) = defend_on(&mut solver, &mut tb, defender, 2, &every) else {
             continue;

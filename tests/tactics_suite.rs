@@ -21,6 +21,7 @@ fn defence_limits() -> DefenceLimits {
     DefenceLimits {
         verify_nodes: 30_000,
         max_verifications: usize::MAX,
+        max_time: None,
     }
 }
 

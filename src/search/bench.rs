@@ -69,7 +69,8 @@ pub fn bench_positions() -> Vec<Board> {
         .collect()
 }
 
-/// The bench's search parameters: defaults, fixed playouts, no early stop, no reuse.
+/// The bench's search parameters: defaults, fixed playouts, no early stop, no reuse, and no
+/// threat solver (it proves most bench positions won at once; `liuzi bench-solver` times it).
 pub fn bench_params(threads: usize) -> SearchParams {
     SearchParams {
         threads,
@@ -77,6 +78,10 @@ pub fn bench_params(threads: usize) -> SearchParams {
         early_stop: false,
         reuse_tree: false,
         max_nodes: 4 << 20,
+        solver: super::SolverParams {
+            enabled: false,
+            ..Default::default()
+        },
         ..SearchParams::default()
     }
 }

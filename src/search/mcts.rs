@@ -2,14 +2,17 @@
 //! workers (descend with virtual loss, expand, play out, back up) and the final choice.
 
 use super::expand::{child_list, earlier_siblings, expand, ExpandScratch};
+use super::node::Proof;
 use super::node::{Children, Expansion};
 use super::params::SearchParams;
 use super::playout::run_playout;
 use super::position::{PositionFactory, SearchPosition, SearchRng};
 use super::select::{select_child, NodeView};
+use super::solver_hooks::{self as hooks, RootPlan};
 use super::tree::{Tree, ROOT};
 use crate::notation::format_gtp;
 use crate::rules::{Board, Color, GameResult, Point, Stage};
+use crate::tactics::{Solver, SolverLimits};
 use rand::SeedableRng;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -30,6 +33,8 @@ pub enum Decision {
     Win,
     /// The only stone that meets the opponent's six-threat: no search.
     ForcedBlock,
+    /// It starts a proven threat sequence (VCDT, or a proven win found by the search).
+    Proven,
     /// Chosen by the tree search (most visited root child).
     Searched,
 }
@@ -89,6 +94,8 @@ pub struct Search<F: PositionFactory> {
     /// Board size and stones at the tree's root, when the tree holds a search.
     root_history: Option<(usize, Vec<Point>)>,
     root_info: RootInfo,
+    /// The threat solver of the root pre-pass.
+    solver: Solver,
 }
 
 /// State shared by the workers of one search.
@@ -135,6 +142,7 @@ impl<F: PositionFactory> Search<F> {
             tree,
             root_history: None,
             root_info: RootInfo::default(),
+            solver: Solver::new(SolverLimits::default()),
         }
     }
 
@@ -160,6 +168,7 @@ impl<F: PositionFactory> Search<F> {
         self.tree.clear();
         self.root_history = None;
         self.root_info = RootInfo::default();
+        self.solver.clear();
     }
 
     /// The root of the last search (policy, visits and win rates per child).
@@ -205,6 +214,26 @@ impl<F: PositionFactory> Search<F> {
             log_summary(board, &outcome);
             return Some(outcome);
         }
+        let plan = if self.params.solver.enabled {
+            hooks::root_plan(&mut self.solver, board, &self.params.solver, limits.time)
+        } else {
+            RootPlan::Free
+        };
+        if let RootPlan::Play(best) = plan {
+            let outcome = SearchOutcome {
+                best,
+                decision: Decision::Proven,
+                playouts: 0,
+                elapsed: start.elapsed(),
+                reused_visits: 0,
+                root_visits: 0,
+                win_rate: Some(1.0),
+                pv: vec![best],
+                nodes: self.tree.len(),
+            };
+            log_summary(board, &outcome);
+            return Some(outcome);
+        }
         let reused_visits = self.prepare_root(board, &root_pos, &mut scratch);
         if self.tree.children(ROOT).is_none()
             && !expand(&self.tree, &self.params, ROOT, &root_pos, &[], &mut scratch)
@@ -215,6 +244,10 @@ impl<F: PositionFactory> Search<F> {
             assert!(expanded, "an empty tree has room for the root's children");
         }
         self.root_history = Some((board.size(), board.history().to_vec()));
+        hooks::clear_exclusions(&self.tree);
+        if let RootPlan::Restrict { allowed, lost } = &plan {
+            hooks::restrict_root(&self.tree, allowed, lost);
+        }
         #[cfg(debug_assertions)]
         self.check_tree(&root_pos);
 
@@ -402,7 +435,15 @@ impl<F: PositionFactory> Search<F> {
         elapsed: Duration,
     ) -> SearchOutcome {
         let size = board.size();
-        let best = best_child(&self.tree, ROOT).expect("the root is expanded");
+        let chosen = self
+            .params
+            .solver
+            .enabled
+            .then(|| hooks::root_choice(&self.tree))
+            .flatten();
+        let best = chosen
+            .or_else(|| best_child(&self.tree, ROOT))
+            .expect("the root is expanded");
         let mut pv = Vec::new();
         let mut node = Some(best);
         while let Some(e) = node {
@@ -415,7 +456,11 @@ impl<F: PositionFactory> Search<F> {
         let best_edge = self.tree.edge(best);
         SearchOutcome {
             best: Point::from_index(best_edge.cell() as usize, size),
-            decision: Decision::Searched,
+            decision: if best_edge.proof() == Proof::Win {
+                Decision::Proven
+            } else {
+                Decision::Searched
+            },
             playouts,
             elapsed,
             reused_visits,
@@ -525,6 +570,10 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
     let mut earlier = Vec::new();
     let mut stones = Vec::new();
     let mut local = 0u64;
+    let proofs = params.solver.enabled;
+    let mut solver =
+        (proofs && params.solver.tree_nodes > 0).then(|| hooks::tree_solver(&params.solver));
+    let area = shared.size * shared.size;
     while !shared.stop.load(Ordering::Relaxed) {
         pos.clone_from(root_pos);
         path.clear();
@@ -535,8 +584,19 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
         let mut parent_block: Option<Children> = None;
         let result = loop {
             let r = pos.board().result();
+            let depth = path.len() - 1;
             if r != GameResult::Ongoing {
+                if proofs && node != ROOT && matches!(r, GameResult::Win(_)) {
+                    tree.edge(node).set_proof(Proof::Win);
+                    hooks::propagate(tree, &path, shared.root_len, area);
+                }
                 break r;
+            }
+            if node != ROOT {
+                if let Some(w) = hooks::proven_winner(tree.edge(node).proof(), shared.mover(depth))
+                {
+                    break GameResult::Win(w);
+                }
             }
             let children = match tree.edge(node).expansion() {
                 Expansion::Expanded(c) => c,
@@ -544,6 +604,18 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
                     if visits_before.saturating_add(1) >= params.expand_visits
                         && !tree.is_full() =>
                 {
+                    if let Some(s) = solver
+                        .as_mut()
+                        .filter(|_| node != ROOT && depth as u32 <= params.solver.tree_plies)
+                    {
+                        let mover = shared.mover(depth);
+                        let proof = hooks::expansion_proof(s, pos.board(), mover);
+                        if let Some(w) = hooks::proven_winner(proof, mover) {
+                            tree.edge(node).set_proof(proof);
+                            hooks::propagate(tree, &path, shared.root_len, area);
+                            break GameResult::Win(w);
+                        }
+                    }
                     earlier_siblings(
                         tree,
                         params,

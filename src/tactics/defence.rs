@@ -12,6 +12,7 @@ use super::solver::{Solver, Verdict, WinProof};
 use super::threat_board::ThreatBoard;
 use crate::patterns::{stones_left, CellSet};
 use crate::rules::{Board, Color};
+use std::time::{Duration, Instant};
 
 /// Limits of the verification solves (the first solve uses the solver's own limits).
 #[derive(Clone, Debug, PartialEq)]
@@ -20,6 +21,8 @@ pub struct DefenceLimits {
     pub verify_nodes: u64,
     /// Most zone cells verified (in order: the threat's main line first).
     pub max_verifications: usize,
+    /// Time for all verifications together; cells left over stay unverified.
+    pub max_time: Option<Duration>,
 }
 
 impl Default for DefenceLimits {
@@ -27,6 +30,7 @@ impl Default for DefenceLimits {
         DefenceLimits {
             verify_nodes: 20_000,
             max_verifications: 64,
+            max_time: None,
         }
     }
 }
@@ -120,12 +124,13 @@ pub fn defend_on(
         (CellSet::new(), CellSet::new(), CellSet::new());
     let saved = solver.limits.clone();
     solver.limits.max_nodes = limits.verify_nodes;
+    let deadline = limits.max_time.map(|t| Instant::now() + t);
     let mut verified = 0;
     for cell in order {
         if seen.contains(cell) || tb.get(cell).is_some() {
             continue;
         }
-        if verified == limits.max_verifications {
+        if verified == limits.max_verifications || deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
         seen.insert(cell);

@@ -56,6 +56,7 @@ fn main() -> Result<(), String> {
     let defence_limits = DefenceLimits {
         verify_nodes: args.nodes,
         max_verifications: usize::MAX,
+        max_time: None,
     };
     let (mut wins, mut defences, mut nones) = (0, 0, 0);
     for (n, game) in games.iter().enumerate() {
