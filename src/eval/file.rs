@@ -12,8 +12,8 @@
 //! calibration <a> <b>                      <- logit P(win) = a·LLR + b
 //! class win <prior> <training positions>
 //! mean <...>
-//! cov                                      <- then one line per covariance row
-//! ...
+//! cov                                      <- then the covariance's lower triangle:
+//! ...                                         row i holds its first i + 1 entries
 //! class loss <prior> <training positions>
 //! mean <...>
 //! cov
@@ -106,8 +106,8 @@ impl Evaluator {
                 let _ = writeln!(text, "class {name} {:e} {}", class.prior, class.samples);
                 push_values(&mut text, "mean", &class.mean);
                 text.push_str("cov\n");
-                for row in class.cov.chunks(class.dim()) {
-                    push_values(&mut text, "", row);
+                for (i, row) in class.cov.chunks(class.dim()).enumerate() {
+                    push_values(&mut text, "", &row[..=i]);
                 }
             }
         }
@@ -128,6 +128,13 @@ impl Evaluator {
         };
         let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(err)?;
         tmp.write_all(self.to_text().as_bytes()).map_err(err)?;
+        #[cfg(unix)]
+        {
+            // The temporary file is private (0600); the model is for every user of the engine.
+            use std::os::unix::fs::PermissionsExt;
+            let readable = std::fs::Permissions::from_mode(0o644);
+            tmp.as_file().set_permissions(readable).map_err(err)?;
+        }
         tmp.as_file().sync_all().map_err(err)?;
         tmp.persist(path).map_err(|e| err(e.error))?;
         Ok(())
@@ -265,9 +272,13 @@ fn parse_class(r: &mut Reader, name: &str) -> Result<GaussianClass, String> {
         .map_err(|_| format!("{at}: bad position count `{samples}`"))?;
     let mean = r.vector("mean", FEATURE_COUNT)?;
     r.words("cov")?;
-    let mut cov = Vec::with_capacity(FEATURE_COUNT * FEATURE_COUNT);
-    for _ in 0..FEATURE_COUNT {
-        cov.extend(r.vector("", FEATURE_COUNT)?);
+    let n = FEATURE_COUNT;
+    let mut cov = vec![0.0; n * n];
+    for i in 0..n {
+        for (j, v) in r.vector("", i + 1)?.into_iter().enumerate() {
+            cov[i * n + j] = v;
+            cov[j * n + i] = v;
+        }
     }
     GaussianClass::new(prior, samples, mean, cov).map_err(|e| format!("{at}: class {name}: {e}"))
 }
@@ -482,7 +493,7 @@ mod tests {
         // A covariance that is not positive definite.
         let bad = resealed(&text, |b| {
             let i = b.find("cov\n").unwrap() + 4;
-            let end = i + b[i..].find(' ').unwrap();
+            let end = i + b[i..].find('\n').unwrap();
             format!("{}-1e0{}", &b[..i], &b[end..])
         });
         let err = format!("{:?}", Evaluator::parse(bad.as_bytes()).unwrap_err());

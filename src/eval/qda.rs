@@ -7,9 +7,11 @@
 //! is the log-odds of a win; a Platt calibration `a·LLR + b` (fitted by the trainer on its
 //! training positions; 1 and 0 = the raw discriminant) gives the win probability σ(a·LLR + b).
 //!
-//! Covariances are shrunk towards their diagonal and given a small ridge, so they stay
-//! invertible even for features that never vary within a phase:
-//!   Σ = (1 − λ)·S + λ·diag(S) + ε·I.
+//! Covariances are regularised as in Friedman's regularised discriminant analysis: each class's
+//! sample covariance S_k is pulled towards the pooled covariance S_p of both classes (α = 1 is
+//! linear discriminant analysis), then towards its diagonal, then given a small ridge, so it
+//! stays invertible even for features that never vary within a phase:
+//!   Σ_k = (1 − λ)·T_k + λ·diag(T_k) + ε·I,   T_k = (1 − α)·S_k + α·S_p.
 
 use super::linalg::Cholesky;
 
@@ -17,22 +19,85 @@ use super::linalg::Cholesky;
 pub const MAX_DIM: usize = 64;
 const LN_2PI: f64 = 1.837_877_066_409_345_5;
 
-/// How sample covariances are regularised.
+/// How sample covariances are regularised (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Shrinkage {
+    /// α: weight of the pooled covariance, in [0, 1].
+    pub pooled: f64,
     /// λ: weight of the diagonal target, in [0, 1].
     pub lambda: f64,
     /// ε: added to the diagonal (the features are standardised, so in units of their variance).
     pub ridge: f64,
 }
 
+impl Shrinkage {
+    /// No regularisation at all: the plain sample covariances.
+    pub const NONE: Shrinkage = Shrinkage {
+        pooled: 0.0,
+        lambda: 0.0,
+        ridge: 0.0,
+    };
+}
+
 impl Default for Shrinkage {
     fn default() -> Self {
         Shrinkage {
+            pooled: 0.5,
             lambda: 0.1,
             ridge: 1e-3,
         }
     }
+}
+
+/// Sample mean and covariance (divisor n − 1) of `rows`, all of one length.
+pub fn moments(rows: &[&[f64]]) -> Result<(Vec<f64>, Vec<f64>), String> {
+    let n = rows.first().ok_or("no samples for a class")?.len();
+    let count = rows.len() as f64;
+    let mut mean = vec![0.0; n];
+    for r in rows {
+        for (m, x) in mean.iter_mut().zip(r.iter()) {
+            *m += x;
+        }
+    }
+    mean.iter_mut().for_each(|m| *m /= count);
+    let mut cov = vec![0.0; n * n];
+    let mut d = vec![0.0; n];
+    for r in rows {
+        for (k, x) in r.iter().enumerate() {
+            d[k] = x - mean[k];
+        }
+        for i in 0..n {
+            let di = d[i];
+            for j in 0..=i {
+                cov[i * n + j] += di * d[j];
+            }
+        }
+    }
+    let denom = (count - 1.0).max(1.0);
+    for i in 0..n {
+        for j in 0..=i {
+            let s = cov[i * n + j] / denom;
+            cov[i * n + j] = s;
+            cov[j * n + i] = s;
+        }
+    }
+    Ok((mean, cov))
+}
+
+/// `(1 − λ)·T + λ·diag(T) + ε·I` with `T = (1 − α)·own + α·pooled`.
+fn regularise(own: &[f64], pooled: &[f64], n: usize, s: Shrinkage) -> Vec<f64> {
+    let mut out = vec![0.0; n * n];
+    for i in 0..n {
+        for j in 0..n {
+            let t = (1.0 - s.pooled) * own[i * n + j] + s.pooled * pooled[i * n + j];
+            out[i * n + j] = if i == j {
+                t + s.ridge
+            } else {
+                (1.0 - s.lambda) * t
+            };
+        }
+    }
+    out
 }
 
 /// One class: its prior within the phase and its normal density.
@@ -96,42 +161,11 @@ impl GaussianClass {
         })
     }
 
-    /// Fits mean and regularised covariance to `rows` (each of the same length).
+    /// Fits mean and covariance to `rows` alone (no pooled target), regularised by `shrinkage`.
     pub fn fit(rows: &[&[f64]], prior: f64, shrinkage: Shrinkage) -> Result<Self, String> {
-        let n = rows.first().ok_or("no samples for a class")?.len();
-        let count = rows.len() as f64;
-        let mut mean = vec![0.0; n];
-        for r in rows {
-            for (m, x) in mean.iter_mut().zip(r.iter()) {
-                *m += x;
-            }
-        }
-        mean.iter_mut().for_each(|m| *m /= count);
-        let mut cov = vec![0.0; n * n];
-        let mut d = vec![0.0; n];
-        for r in rows {
-            for (k, x) in r.iter().enumerate() {
-                d[k] = x - mean[k];
-            }
-            for i in 0..n {
-                for j in 0..=i {
-                    cov[i * n + j] += d[i] * d[j];
-                }
-            }
-        }
-        let denom = (count - 1.0).max(1.0);
-        for i in 0..n {
-            for j in 0..=i {
-                let s = cov[i * n + j] / denom;
-                let shrunk = if i == j {
-                    s + shrinkage.ridge
-                } else {
-                    (1.0 - shrinkage.lambda) * s
-                };
-                cov[i * n + j] = shrunk;
-                cov[j * n + i] = shrunk;
-            }
-        }
+        let (mean, cov) = moments(rows)?;
+        let n = mean.len();
+        let cov = regularise(&cov, &cov, n, shrinkage);
         GaussianClass::new(prior, rows.len() as u64, mean, cov)
     }
 
@@ -231,12 +265,30 @@ impl PhaseModel {
         let (w, l) = (standardise(wins), standardise(losses));
         let w_refs: Vec<&[f64]> = w.iter().map(Vec::as_slice).collect();
         let l_refs: Vec<&[f64]> = l.iter().map(Vec::as_slice).collect();
-        let prior_win = wins.len() as f64 / all.len() as f64;
+        let (w_mean, w_cov) = moments(&w_refs)?;
+        let (l_mean, l_cov) = moments(&l_refs)?;
+        let n = center.len();
+        let (nw, nl) = (wins.len() as f64, losses.len() as f64);
+        let pooled: Vec<f64> = w_cov
+            .iter()
+            .zip(&l_cov)
+            .map(|(a, b)| ((nw - 1.0) * a + (nl - 1.0) * b) / (nw + nl - 2.0))
+            .collect();
+        let prior_win = nw / (nw + nl);
+        let class = |prior: f64, count: usize, mean: Vec<f64>, cov: &[f64], name: &str| {
+            GaussianClass::new(
+                prior,
+                count as u64,
+                mean,
+                regularise(cov, &pooled, n, shrinkage),
+            )
+            .map_err(|e| format!("phase from stone {first_stone}, class {name}: {e}"))
+        };
         Ok(PhaseModel {
             first_stone,
             end_stone,
-            win: GaussianClass::fit(&w_refs, prior_win, shrinkage)?,
-            loss: GaussianClass::fit(&l_refs, 1.0 - prior_win, shrinkage)?,
+            win: class(prior_win, wins.len(), w_mean, &w_cov, "win")?,
+            loss: class(1.0 - prior_win, losses.len(), l_mean, &l_cov, "loss")?,
             center,
             scale,
             calibration: [1.0, 0.0],
@@ -339,11 +391,7 @@ mod tests {
         let losses = sample(&mut rng, 10_000, [-1.0, 0.5], [2.0, 0.0, 0.5]);
         let w: Vec<&[f64]> = wins.iter().map(|r| &r[..]).collect();
         let l: Vec<&[f64]> = losses.iter().map(|r| &r[..]).collect();
-        let none = Shrinkage {
-            lambda: 0.0,
-            ridge: 0.0,
-        };
-        let model = PhaseModel::fit(&w, &l, 0, None, none).unwrap();
+        let model = PhaseModel::fit(&w, &l, 0, None, Shrinkage::NONE).unwrap();
         assert!((model.win.prior - 0.75).abs() < 1e-12);
         // Back in raw units: mean = center + scale * standardised mean, cov likewise.
         let raw_mean = |c: &GaussianClass, k: usize| model.center[k] + model.scale[k] * c.mean[k];
@@ -395,15 +443,7 @@ mod tests {
         // The second feature never varies and the third copies the first.
         let rows: Vec<[f64; 3]> = (0..50).map(|i| [i as f64, 2.0, i as f64]).collect();
         let refs: Vec<&[f64]> = rows.iter().map(|r| &r[..]).collect();
-        assert!(GaussianClass::fit(
-            &refs,
-            0.5,
-            Shrinkage {
-                lambda: 0.0,
-                ridge: 0.0
-            }
-        )
-        .is_err());
+        assert!(GaussianClass::fit(&refs, 0.5, Shrinkage::NONE).is_err());
         let c = GaussianClass::fit(&refs, 0.5, Shrinkage::default()).unwrap();
         assert!(c.log_density(&[3.0, 2.0, 3.0]).is_finite());
         let model =
@@ -413,6 +453,26 @@ mod tests {
         assert!(model.win_probability(&[3.0, 2.0, 3.0]) > 0.5);
         assert!(model.win_probability(&[40.0, 2.0, 40.0]) < 0.5);
         assert!(model.contains(10) && model.contains(19) && !model.contains(20));
+    }
+
+    #[test]
+    fn full_pooling_gives_both_classes_one_covariance() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
+        let wins = sample(&mut rng, 500, [1.0, 0.0], [1.0, 0.6, 0.8]);
+        let losses = sample(&mut rng, 300, [-1.0, 0.5], [2.0, 0.0, 0.5]);
+        let w: Vec<&[f64]> = wins.iter().map(|r| &r[..]).collect();
+        let l: Vec<&[f64]> = losses.iter().map(|r| &r[..]).collect();
+        let lda = Shrinkage {
+            pooled: 1.0,
+            ..Shrinkage::NONE
+        };
+        let model = PhaseModel::fit(&w, &l, 0, None, lda).unwrap();
+        for (a, b) in model.win.cov.iter().zip(&model.loss.cov) {
+            assert!((a - b).abs() < 1e-12);
+        }
+        // With one covariance the discriminant is linear: equal steps give equal changes.
+        let at = |t: f64| model.log_likelihood_ratio(&[t, 0.3 * t]);
+        assert!((at(1.0) - at(0.0) - (at(2.0) - at(1.0))).abs() < 1e-9);
     }
 
     #[test]
