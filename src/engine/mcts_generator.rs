@@ -1,28 +1,44 @@
 //! The Monte-Carlo tree search as the engine's move generator.
 
+use super::alphabeta_generator::{build_alphabeta, load_evaluator};
 use super::{Analysis, ChildAnalysis, MoveGenerator, StoneBudget};
-use crate::config::EngineConfig;
+use crate::config::{EngineConfig, SearchKind};
+use crate::eval::Evaluator;
 use crate::policy::WeightsErrorKind;
 use crate::rules::{Board, Point};
 use crate::search::{Limits, PolicyFactory, PositionFactory, Search, SearchParams, SimpleFactory};
+use std::sync::Arc;
 use std::time::Duration;
 
-/// The search the configuration asks for: Bradley-Terry knowledge from `engine.weights`, or,
-/// when that file does not exist, the self-contained fallback (with a warning). A weights file
-/// that exists but cannot be used is an error naming the file.
+/// The search the configuration asks for. For the MCTS (`engine.search = "mcts"`):
+/// Bradley-Terry knowledge from `engine.weights`, or, when that file does not exist, the
+/// self-contained fallback (with a warning); with `search.playout_cutoff > 0`, the evaluator of
+/// `engine.evaluator`. A file that exists but cannot be used is an error naming the file.
+/// For `"alphabeta"`, see [`build_alphabeta`].
 pub fn build_generator(config: &EngineConfig) -> Result<Box<dyn MoveGenerator>, String> {
+    if config.engine.search == SearchKind::AlphaBeta {
+        return build_alphabeta(config);
+    }
     let params = SearchParams::from_config(config)?;
+    let evaluator = match params.playout_cutoff {
+        0 => None,
+        _ => load_evaluator(config, "playouts run to the end (no cut-off)")?,
+    };
     let path = &config.engine.weights;
     match PolicyFactory::load(path) {
         Ok(factory) => {
             tracing::info!(weights = %path.display(), "search knowledge: Bradley-Terry gammas");
-            Ok(Box::new(MctsGenerator::new(params, factory)))
+            Ok(Box::new(
+                MctsGenerator::new(params, factory).with_evaluator(evaluator),
+            ))
         }
         Err(e) if matches!(e.kind, WeightsErrorKind::Missing) => {
             tracing::warn!(
                 "{e}: searching with the built-in fallback knowledge (uniform near the stones)"
             );
-            Ok(Box::new(MctsGenerator::simple(params)))
+            Ok(Box::new(
+                MctsGenerator::simple(params).with_evaluator(evaluator),
+            ))
         }
         Err(e) => Err(e.to_string()),
     }
@@ -47,6 +63,12 @@ impl<F: PositionFactory> MctsGenerator<F> {
         MctsGenerator {
             search: Search::new(params, factory),
         }
+    }
+
+    /// Scores cut-off playouts with `evaluator` (see `search.playout_cutoff`).
+    pub fn with_evaluator(mut self, evaluator: Option<Arc<Evaluator>>) -> Self {
+        self.search.set_evaluator(evaluator);
+        self
     }
 
     pub fn search(&self) -> &Search<F> {

@@ -4,14 +4,16 @@
 use super::expand::{child_list, earlier_siblings, expand, ExpandScratch};
 use super::node::{Children, Expansion};
 use super::params::SearchParams;
-use super::playout::run_playout;
+use super::playout::{run_playout, Cutoff};
 use super::position::{PositionFactory, SearchPosition, SearchRng};
 use super::select::{select_child, NodeView};
 use super::tree::{Tree, ROOT};
+use crate::eval::Evaluator;
 use crate::notation::format_gtp;
 use crate::rules::{Board, Color, GameResult, Point, Stage};
 use rand::SeedableRng;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What may stop one stone's search (the first limit reached wins).
@@ -89,6 +91,8 @@ pub struct Search<F: PositionFactory> {
     /// Board size and stones at the tree's root, when the tree holds a search.
     root_history: Option<(usize, Vec<Point>)>,
     root_info: RootInfo,
+    /// Scores cut-off playouts (`params.playout_cutoff`).
+    evaluator: Option<Arc<Evaluator>>,
 }
 
 /// State shared by the workers of one search.
@@ -103,6 +107,7 @@ struct Shared<'a> {
     start: Instant,
     deadline: Option<Instant>,
     max_playouts: Option<u64>,
+    cutoff: Option<Cutoff<'a>>,
 }
 
 impl Shared<'_> {
@@ -135,7 +140,13 @@ impl<F: PositionFactory> Search<F> {
             tree,
             root_history: None,
             root_info: RootInfo::default(),
+            evaluator: None,
         }
+    }
+
+    /// The evaluator that scores cut-off playouts; without one, playouts run to the end.
+    pub fn set_evaluator(&mut self, evaluator: Option<Arc<Evaluator>>) {
+        self.evaluator = evaluator;
     }
 
     pub fn params(&self) -> &SearchParams {
@@ -377,6 +388,14 @@ impl<F: PositionFactory> Search<F> {
             start,
             deadline: limits.time.map(|t| start + t),
             max_playouts,
+            cutoff: self
+                .evaluator
+                .as_deref()
+                .filter(|_| self.params.playout_cutoff > 0)
+                .map(|evaluator| Cutoff {
+                    stones: self.params.playout_cutoff,
+                    evaluator,
+                }),
         };
         let seed = self
             .params
@@ -444,8 +463,9 @@ impl<F: PositionFactory> Search<F> {
 }
 
 /// A stone that needs no search: a winning stone (one that completes the six at once when
-/// there is one), or the single stone that can meet the opponent's threat.
-fn forced_stone<P: SearchPosition>(pos: &P) -> Option<(Point, Decision)> {
+/// there is one), or the single stone that can meet the opponent's threat. Shared with the
+/// alpha-beta search.
+pub(crate) fn forced_stone<P: SearchPosition>(pos: &P) -> Option<(Point, Decision)> {
     let mut points = Vec::new();
     pos.winning_points(&mut points);
     if !points.is_empty() {
@@ -553,11 +573,11 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
                         &mut earlier,
                     );
                     if !expand(tree, params, node, &pos, &earlier, &mut scratch) {
-                        break run_playout(&mut pos, &mut rng, &mut stones);
+                        break run_playout(&mut pos, &mut rng, &mut stones, shared.cutoff.as_ref());
                     }
                     tree.children(node).expect("just published")
                 }
-                _ => break run_playout(&mut pos, &mut rng, &mut stones),
+                _ => break run_playout(&mut pos, &mut rng, &mut stones, shared.cutoff.as_ref()),
             };
             let stats = tree.edge(node).stats();
             let same_player = pos.board().stage() == Stage::Second;

@@ -50,6 +50,9 @@ pub struct SearchParams {
     pub early_stop: bool,
     /// Keep the subtree of the stones actually played between searches.
     pub reuse_tree: bool,
+    /// Stones after which a playout stops and is scored by the evaluator (when the search has
+    /// one, see `Search::set_evaluator`); 0 = full playouts.
+    pub playout_cutoff: u32,
 }
 
 impl Default for SearchParams {
@@ -72,6 +75,7 @@ impl Default for SearchParams {
             playouts_per_stone: None,
             early_stop: true,
             reuse_tree: true,
+            playout_cutoff: 0,
         }
     }
 }
@@ -114,6 +118,7 @@ impl SearchParams {
             playouts_per_stone: (s.playouts > 0).then_some(s.playouts),
             early_stop: s.early_stop,
             reuse_tree: s.reuse_tree,
+            playout_cutoff: s.playout_cutoff,
         };
         params.validate()?;
         Ok(params)
