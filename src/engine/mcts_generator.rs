@@ -163,6 +163,9 @@ mod tests {
         let mut config = EngineConfig::builtin();
         config.engine.weights = "/nonexistent/liuzi.weights".into();
         config.engine.threads = 1;
+        let err = build_generator(&config).err().unwrap();
+        assert!(err.contains("/nonexistent/liuzi.weights") && err.contains("missing"), "{err}");
+        config.engine.weights = NO_WEIGHTS.into();
         assert!(build_generator(&config).is_ok());
         let dir = std::env::temp_dir().join(format!("liuzi-gen-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
