@@ -161,8 +161,9 @@ mod tests {
     #[test]
     fn builds_from_config_with_fallback_and_clear_errors() {
         let mut config = EngineConfig::builtin();
-        config.engine.weights = "/nonexistent/liuzi.weights".into();
         config.engine.threads = 1;
+        // A missing file is an error like a broken one; "none" asks for the fallback.
+        config.engine.weights = "/nonexistent/liuzi.weights".into();
         let err = build_generator(&config).err().unwrap();
         assert!(err.contains("/nonexistent/liuzi.weights") && err.contains("missing"), "{err}");
         config.engine.weights = NO_WEIGHTS.into();
