@@ -210,7 +210,8 @@ impl EngineConfig {
         let mut config: EngineConfig = toml::Value::Table(merged)
             .try_into()
             .map_err(|e: toml::de::Error| error(e.to_string().trim_end().to_string()))?;
-        if config.engine.weights.is_relative() {
+        // "none" (no weights: the search's fallback knowledge) is a value, not a path.
+        if config.engine.weights.is_relative() && config.engine.weights != Path::new("none") {
             config.engine.weights = base_dir.join(&config.engine.weights);
         }
         config.validate().map_err(error)?;

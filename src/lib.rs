@@ -1,11 +1,12 @@
 //! Liuzi (六子): a Connect6 engine.
 //!
 //! Layers, each depending only on those before it:
-//! `rules` -> `patterns` -> `policy` -> `tactics` -> `search` -> `engine` -> `protocol`.
+//! `rules` -> `patterns` -> `policy` -> (`tactics`, `eval`) -> `search` -> `engine` -> `protocol`.
 //! `notation`, `records` and `config` sit beside them and depend only on `rules`.
 
 pub mod config;
 pub mod engine;
+pub mod eval;
 pub mod notation;
 pub mod patterns;
 pub mod policy;

@@ -69,7 +69,7 @@ fn options_are_accepted_and_logs_stay_off_stdout() {
         "--playouts",
         "10",
         "--weights",
-        "/tmp/none.weights",
+        "none",
         "gtp",
     ];
     let run = run_liuzi(&args, b"name\ngenmove b\n");
@@ -87,6 +87,29 @@ fn options_are_accepted_and_logs_stay_off_stdout() {
     let bad = run_liuzi(&["--threads", "many"], b"");
     assert!(!bad.success);
     assert!(bad.stdout.is_empty());
+}
+
+#[test]
+fn a_missing_or_broken_weights_file_stops_start_up_naming_the_file() {
+    let missing = run_liuzi(
+        &["--weights", "/nonexistent/liuzi.weights", "gtp"],
+        b"name\n",
+    );
+    assert!(!missing.success);
+    assert!(missing.stdout.is_empty(), "{}", missing.stdout);
+    assert!(
+        missing.stderr.contains("/nonexistent/liuzi.weights") && missing.stderr.contains("missing"),
+        "{}",
+        missing.stderr
+    );
+    let not_weights = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
+    let corrupt = run_liuzi(&["--weights", not_weights, "gtp"], b"name\n");
+    assert!(!corrupt.success);
+    assert!(
+        corrupt.stderr.contains("Cargo.toml") && corrupt.stderr.contains("corrupt"),
+        "{}",
+        corrupt.stderr
+    );
 }
 
 #[test]

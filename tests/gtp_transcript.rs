@@ -77,10 +77,7 @@ fn gogui_session_transcript() {
             line("known_command gogui-rules_side_to_move"),
             Exact("= true"),
         ),
-        (
-            line("known_command gogui-interrupt"),
-            Exact("= false"),
-        ),
+        (line("known_command gogui-interrupt"), Exact("= false")),
         (line("gogui-rules_game_id"), Exact("= Connect6")),
         (line("boardsize 19"), Exact("=")),
         (line("clear_board"), Exact("=")),

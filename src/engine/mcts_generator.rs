@@ -2,31 +2,27 @@
 
 use super::{Analysis, ChildAnalysis, MoveGenerator, StoneBudget};
 use crate::config::EngineConfig;
-use crate::policy::WeightsErrorKind;
 use crate::rules::{Board, Point};
 use crate::search::{Limits, PolicyFactory, PositionFactory, Search, SearchParams, SimpleFactory};
 use std::time::Duration;
 
-/// The search the configuration asks for: Bradley-Terry knowledge from `engine.weights`, or,
-/// when that file does not exist, the self-contained fallback (with a warning). A weights file
-/// that exists but cannot be used is an error naming the file.
+/// The search the configuration asks for: Bradley-Terry knowledge from `engine.weights`. A
+/// weights file that is missing or cannot be used is an error naming the file (no silent
+/// fallback); `weights = "none"` asks for the self-contained fallback knowledge on purpose.
 pub fn build_generator(config: &EngineConfig) -> Result<Box<dyn MoveGenerator>, String> {
     let params = SearchParams::from_config(config)?;
     let path = &config.engine.weights;
-    match PolicyFactory::load(path) {
-        Ok(factory) => {
-            tracing::info!(weights = %path.display(), "search knowledge: Bradley-Terry gammas");
-            Ok(Box::new(MctsGenerator::new(params, factory)))
-        }
-        Err(e) if matches!(e.kind, WeightsErrorKind::Missing) => {
-            tracing::warn!(
-                "{e}: searching with the built-in fallback knowledge (uniform near the stones)"
-            );
-            Ok(Box::new(MctsGenerator::simple(params)))
-        }
-        Err(e) => Err(e.to_string()),
+    if path.as_os_str() == NO_WEIGHTS {
+        tracing::info!("search knowledge: built-in fallback (weights = \"none\")");
+        return Ok(Box::new(MctsGenerator::simple(params)));
     }
+    let factory = PolicyFactory::load(path).map_err(|e| e.to_string())?;
+    tracing::info!(weights = %path.display(), "search knowledge: Bradley-Terry gammas");
+    Ok(Box::new(MctsGenerator::new(params, factory)))
 }
+
+/// The `engine.weights` value that selects the fallback knowledge instead of a file.
+pub const NO_WEIGHTS: &str = "none";
 
 /// Time per stone when neither the clock nor config sets one and no playout limit is set.
 pub const FALLBACK_STONE_TIME: Duration = Duration::from_secs(1);

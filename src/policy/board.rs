@@ -25,15 +25,48 @@ use std::sync::Arc;
 const UNIT: f64 = (1u64 << 24) as f64;
 const MAX_WEIGHT: u64 = 1 << 52;
 
+/// Weight of a positive strength: rounded half up (no libm call), clamped to `1..=MAX_WEIGHT`.
 #[inline]
 fn quantise(strength: f64) -> u64 {
-    let w = (strength * UNIT).round();
+    let w = strength * UNIT + 0.5;
     if w >= MAX_WEIGHT as f64 {
         MAX_WEIGHT
     } else if w >= 1.0 {
         w as u64
     } else {
         1
+    }
+}
+
+/// The static groups' gammas laid out for the hot path (1 where the spec lacks a group), shared
+/// by all clones.
+struct StaticGammas {
+    own4: Vec<f64>,
+    opp4: Vec<f64>,
+    nearest: [f64; 4],
+    /// Per cell: the edge group's gamma.
+    edge: Vec<f64>,
+}
+
+impl StaticGammas {
+    fn new(g: &Gammas, fb: &FeatureBoard) -> StaticGammas {
+        let table = |group: Group| {
+            (0..group.size())
+                .map(|v| g.gamma(group, v as u16))
+                .collect()
+        };
+        let edge = fb
+            .geometry()
+            .edge_distance
+            .iter()
+            .map(|&d| g.gamma(Group::Edge, d.min(4) as u16))
+            .collect();
+        StaticGammas {
+            own4: table(Group::Own4),
+            opp4: table(Group::Opp4),
+            nearest: std::array::from_fn(|v| g.gamma(Group::Nearest, v as u16)),
+            edge,
+        }
     }
 }
 
@@ -99,6 +132,7 @@ impl RelativeGammas {
 pub struct PolicyBoard {
     fb: FeatureBoard,
     gammas: Arc<Gammas>,
+    statics: Arc<StaticGammas>,
     /// `base[colour][cell]`: static weight with `colour` to move; 0 on occupied cells.
     base: [Vec<u64>; 2],
     /// `strength[colour][cell]`: the unquantised product behind `base`.
@@ -115,6 +149,7 @@ impl PolicyBoard {
         let size = board.size();
         let area = size * size;
         let mut pb = PolicyBoard {
+            statics: Arc::new(StaticGammas::new(&gammas, &fb)),
             fb,
             relative: RelativeGammas::new(&gammas),
             gammas,
@@ -156,26 +191,23 @@ impl PolicyBoard {
     /// Product of the static groups' gammas.
     #[inline]
     fn static_strength(&self, cell: usize, colour: Color) -> f64 {
-        let [own, opp, near, edge] = self.fb.static_values(cell, colour);
-        let g = &self.gammas;
-        g.gamma(Group::Own4, own)
-            * g.gamma(Group::Opp4, opp)
-            * g.gamma(Group::Nearest, near)
-            * g.gamma(Group::Edge, edge)
+        let [own, opp, near, _] = self.fb.static_values(cell, colour);
+        let t = &*self.statics;
+        t.own4[own as usize] * t.opp4[opp as usize] * t.nearest[near as usize] * t.edge[cell]
     }
 
     fn refresh(&mut self, cell: usize) {
         let size = self.fb.board().size();
-        let occupied = !self.fb.board().is_empty_at(Point::from_index(cell, size));
+        let occupied = self.fb.patterns().is_occupied(cell);
         let row = cell / size;
         for colour in [Color::Black, Color::White] {
             let c = colour.index();
-            let strength = if occupied {
-                0.0
+            let (strength, new) = if occupied {
+                (0.0, 0)
             } else {
-                self.static_strength(cell, colour)
+                let s = self.static_strength(cell, colour);
+                (s, quantise(s))
             };
-            let new = if occupied { 0 } else { quantise(strength) };
             self.strength[c][cell] = strength;
             let old = std::mem::replace(&mut self.base[c][cell], new);
             self.rows[c][row] = self.rows[c][row] - old + new;

@@ -123,9 +123,8 @@ impl FeatureBoard {
         }
     }
 
-    fn add_rings(&mut self, cell: usize, add: bool) -> bool {
+    fn add_rings(&mut self, cell: usize, add: bool) {
         let g = self.pb.geometry();
-        let mut any = false;
         for n in g.ring_neighbours(cell) {
             let q = n.cell as usize;
             let before = nearest_value(self.rings[q]);
@@ -134,15 +133,10 @@ impl FeatureBoard {
             } else {
                 self.rings[q] -= RING_ADD[n.distance as usize];
             }
-            if nearest_value(self.rings[q]) != before {
-                any = true;
-                if self.stamp[q] != self.epoch {
-                    self.stamp[q] = self.epoch;
-                    self.changed.push(q as u16);
-                }
+            if nearest_value(self.rings[q]) != before && !self.pb.is_occupied(q) {
+                self.mark(q);
             }
         }
-        any
     }
 
     fn refresh_combos(&mut self, cell: usize) {
@@ -161,6 +155,11 @@ impl FeatureBoard {
         }
     }
 
+    /// Brings the caches up to date after a stone arrived on (or left) `cell`.
+    ///
+    /// Occupied cells are skipped: with last-in-first-out undo, a cell's neighbours are exactly as
+    /// they were when its stone was placed by the time the stone is taken back, so the shapes it
+    /// had then are still right.
     fn after_stone(&mut self, cell: usize, placed: bool) {
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
@@ -172,14 +171,17 @@ impl FeatureBoard {
         let g = self.pb.geometry();
         for n in g.line_neighbours(cell) {
             let (q, d) = (n.cell as usize, n.dir as usize);
+            if self.pb.is_occupied(q) {
+                continue;
+            }
             self.dir_shapes[q * 4 + d] = Self::shapes_of_key(self.pb.key(q, d));
             self.mark(q);
         }
-        self.add_rings(cell, placed);
-        for i in 0..self.changed.len() {
+        for i in 1..self.changed.len() {
             let q = self.changed[i] as usize;
             self.refresh_combos(q);
         }
+        self.add_rings(cell, placed);
     }
 
     /// Places the next stone; on error nothing changes.
@@ -196,7 +198,7 @@ impl FeatureBoard {
         Some(p)
     }
 
-    /// Cells whose static features changed in the last play or undo (the stone's cell included).
+    /// Empty cells whose static features changed in the last play or undo, and the stone's cell.
     pub fn changed(&self) -> &[u16] {
         &self.changed
     }

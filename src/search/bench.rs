@@ -8,11 +8,14 @@
 
 use super::mcts::{Limits, Search};
 use super::params::SearchParams;
+use super::policy_position::PolicyFactory;
 use super::position::PositionFactory;
 use super::simple::SimpleFactory;
 use crate::notation::{format_gtp, parse_gtp};
+use crate::policy::Gammas;
 use crate::rules::Board;
 use std::fmt::Write as _;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The bench positions (GTP vertices, 19x19): the opening stone, then positions from
@@ -86,8 +89,24 @@ pub fn bench_params(threads: usize) -> SearchParams {
     }
 }
 
-/// Runs the bench with the default position knowledge.
+/// The shipped weights (`engine-config/default.weights`), built into the binary so the bench
+/// measures the engine's default knowledge wherever it runs.
+const SHIPPED_WEIGHTS: &[u8] = include_bytes!("../../engine-config/default.weights");
+
+/// The engine's default knowledge: Bradley-Terry with the shipped weights.
+pub fn default_knowledge() -> PolicyFactory {
+    let gammas = Gammas::parse(SHIPPED_WEIGHTS)
+        .expect("the shipped engine-config/default.weights is valid (checked by the bench test)");
+    PolicyFactory::new(Arc::new(gammas))
+}
+
+/// Runs the bench with the engine's default knowledge (the shipped weights).
 pub fn run_bench(threads: usize) -> BenchReport {
+    run_bench_with(default_knowledge(), bench_params(threads))
+}
+
+/// Runs the bench with the self-contained fallback knowledge (no gammas).
+pub fn run_bench_fallback(threads: usize) -> BenchReport {
     run_bench_with(SimpleFactory, bench_params(threads))
 }
 

@@ -1,6 +1,7 @@
 //! Shared code of the offline tools: the generic MM core (trainer and ratings), the match
 //! runner, engine ratings and match statistics.
 
+pub mod eval_train;
 pub mod extract;
 pub mod match_runner;
 pub mod mm;

@@ -1,0 +1,115 @@
+//! [`Evaluator`]: the trained win-probability model of every game phase, plus the threat rules
+//! that decide a position outright.
+
+use super::features::{self, Features, FEATURE_COUNT};
+use super::qda::PhaseModel;
+use crate::patterns::{stones_left, PatternBoard};
+use crate::rules::{Board, GameResult};
+
+/// What the rules give a position they decide (kept off 0 and 1 so that a log-loss stays finite
+/// when a record's result disagrees, e.g. a player missed a win and then resigned).
+pub const DECIDED: f64 = 0.999;
+
+/// Win probability for the side to move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluator {
+    /// One model per phase, ordered by stone count, covering 0.. without gaps.
+    phases: Vec<PhaseModel>,
+    source: String,
+}
+
+impl Evaluator {
+    /// Phases must be ordered, start at 0 stones, leave no gap, end open, and have the
+    /// feature dimension of this build.
+    pub fn new(phases: Vec<PhaseModel>, source: &str) -> Result<Evaluator, String> {
+        let Some(last) = phases.last() else {
+            return Err("no phases".into());
+        };
+        if last.end_stone.is_some() {
+            return Err("the last phase must have no upper end".into());
+        }
+        let mut next = 0;
+        for (i, phase) in phases.iter().enumerate() {
+            phase.validate().map_err(|e| format!("phase {i}: {e}"))?;
+            if phase.dim() != FEATURE_COUNT {
+                return Err(format!(
+                    "phase {i} has {} features, this build computes {FEATURE_COUNT}",
+                    phase.dim()
+                ));
+            }
+            if phase.first_stone != next {
+                return Err(format!(
+                    "phase {i} starts at stone {} where {next} was expected",
+                    phase.first_stone
+                ));
+            }
+            if i + 1 < phases.len() {
+                next = phase
+                    .end_stone
+                    .ok_or_else(|| format!("phase {i} has no upper end but is not the last"))?;
+            }
+        }
+        Ok(Evaluator {
+            phases,
+            source: source.replace(['\n', '\r'], " "),
+        })
+    }
+
+    pub fn phases(&self) -> &[PhaseModel] {
+        &self.phases
+    }
+
+    /// The data and command the model came from.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The phase model of positions with `stones` stones.
+    pub fn phase(&self, stones: usize) -> &PhaseModel {
+        let stones = stones.min(u32::MAX as usize) as u32;
+        self.phases
+            .iter()
+            .find(|p| p.contains(stones))
+            .expect("phases cover every stone count")
+    }
+
+    /// The model's P(win) for the side to move from its features alone (no rules).
+    pub fn model_probability(&self, f: &Features, stones: usize) -> f64 {
+        self.phase(stones).win_probability(f)
+    }
+
+    /// P(win) for the side to move of `pb`'s position: a finished game by its result, a position
+    /// the threat rules decide by [`DECIDED`], any other by the model of its phase.
+    pub fn win_probability(&self, pb: &PatternBoard) -> f64 {
+        if let Some(p) = decided(pb) {
+            return p;
+        }
+        let board = pb.board();
+        self.model_probability(&features::extract(pb), board.stone_count())
+    }
+
+    /// [`Evaluator::win_probability`] of a bare board (builds its pattern state: slower).
+    pub fn win_probability_of_board(&self, board: &Board) -> f64 {
+        self.win_probability(&PatternBoard::new(board.clone()))
+    }
+}
+
+/// The win probability the rules give the side to move, when they decide the position:
+/// the game is over; the side to move completes a six this turn; or the opponent has more
+/// threats than the side to move has stones left this turn, so it makes six next turn.
+pub fn decided(pb: &PatternBoard) -> Option<f64> {
+    let board = pb.board();
+    match board.result() {
+        GameResult::Win(c) => return Some(if c == board.to_move() { 1.0 } else { 0.0 }),
+        GameResult::Draw => return Some(0.5),
+        GameResult::Ongoing => {}
+    }
+    if !pb.winning_points().is_empty() {
+        return Some(DECIDED);
+    }
+    let opponent = board.to_move().opponent();
+    if pb.threat_count(opponent) > stones_left(board) as u32 {
+        return Some(1.0 - DECIDED);
+    }
+    None
+}

@@ -1,0 +1,232 @@
+//! The evaluator's per-position features, seen from the side to move ("own") against the other
+//! side ("opp"). Every value comes from the pattern layer's incremental state: the exact threat
+//! counts, the 6-cell windows and the line-pattern table.
+//!
+//! Per side (12 values each, own first, then opp):
+//! * `threats`: the side's exact threat count (stones the other side needs to stop its six next
+//!   turn; design.md A2), capped at 3.
+//! * `roads1`..`roads5`: ln(1 + number of 6-cell windows holding k of the side's stones and none
+//!   of the other's) — the classic Connect6 "road" count.
+//! * `dead2`, `live2`, `dead3`, `live3`, `four1`, `four2`: ln(1 + shapes). For every stone and
+//!   direction, the line table's own class of the stone's line key (`patterns::shape`: `m`, the
+//!   most of the side's stones in one open window through the stone, and how many open windows
+//!   reach `m`) classifies the stone's part in a shape. A two or three is *dead* when a single
+//!   window reaches `m`, *live* when several do; a four or five (`m` = 4, 5) is `four1` when the
+//!   line holds one threat through the stone, `four2` when two or more. Each stone of a shape
+//!   sees it, so the counts are divided by `m` (a shape counts about once).
+//!
+//! Then `second_stone` (1 when the next stone is the second of its turn, else 0), `stones`
+//! (stones on the board) and `black_to_move` (0/1).
+//!
+//! Changing how any value is computed means bumping [`FEATURE_VERSION`]: evaluator files carry
+//! the [`spec_id`] and are refused by a build that computes something else.
+
+use crate::patterns::shape::{self, OWN_SIX};
+use crate::patterns::PatternBoard;
+use crate::rules::{Board, Color, Stage};
+
+pub const FEATURE_VERSION: u32 = 1;
+/// Values per side.
+pub const SIDE_FEATURES: usize = 12;
+pub const FEATURE_COUNT: usize = 2 * SIDE_FEATURES + 3;
+
+/// A position's feature vector, ordered as [`feature_names`].
+pub type Features = [f64; FEATURE_COUNT];
+
+const SIDE_NAMES: [&str; SIDE_FEATURES] = [
+    "threats", "roads1", "roads2", "roads3", "roads4", "roads5", "dead2", "live2", "dead3",
+    "live3", "four1", "four2",
+];
+const THREATS: usize = 0;
+const ROADS: usize = 1;
+const DEAD2: usize = 6;
+const FOUR1: usize = 10;
+
+/// Index of `second_stone`; `stones` and `black_to_move` follow.
+pub const SECOND_STONE: usize = 2 * SIDE_FEATURES;
+pub const STONES: usize = SECOND_STONE + 1;
+pub const BLACK_TO_MOVE: usize = SECOND_STONE + 2;
+
+/// The names, e.g. `own_threats`, ..., `opp_four2`, `second_stone`, `stones`, `black_to_move`.
+pub fn feature_names() -> Vec<String> {
+    let mut names: Vec<String> = ["own", "opp"]
+        .iter()
+        .flat_map(|side| SIDE_NAMES.iter().map(move |n| format!("{side}_{n}")))
+        .collect();
+    names.extend(["second_stone", "stones", "black_to_move"].map(String::from));
+    names
+}
+
+/// Identifies the feature definitions: `liuzi-eval1:v1:own_threats,...`.
+pub fn spec_id() -> String {
+    format!(
+        "liuzi-eval1:v{FEATURE_VERSION}:{}",
+        feature_names().join(",")
+    )
+}
+
+/// Slot of a stone's line class in the per-side shape counts, with the stones the shape holds.
+fn shape_slot(class: u8) -> Option<(usize, f64)> {
+    match class {
+        // m = 2, openness 0 / 1-2 (one window reaches 2 / several do).
+        4 => Some((DEAD2, 2.0)),
+        5 | 6 => Some((DEAD2 + 1, 2.0)),
+        7 => Some((DEAD2 + 2, 3.0)),
+        8 | 9 => Some((DEAD2 + 3, 3.0)),
+        // m = 4 or 5 with 1 / 2+ threats through the stone.
+        10 => Some((FOUR1, 4.0)),
+        11 => Some((FOUR1 + 1, 4.0)),
+        12 => Some((FOUR1, 5.0)),
+        13 => Some((FOUR1 + 1, 5.0)),
+        _ => None,
+    }
+}
+
+/// The features of `pb`'s position for its side to move.
+pub fn extract(pb: &PatternBoard) -> Features {
+    let board = pb.board();
+    let own = board.to_move();
+    let mut f = [0.0; FEATURE_COUNT];
+    let base = |c: Color| if c == own { 0 } else { SIDE_FEATURES };
+
+    for colour in [Color::Black, Color::White] {
+        f[base(colour) + THREATS] = pb.threat_count(colour).min(3) as f64;
+    }
+
+    let mut roads = [[0u32; 6]; 2];
+    for &[b, w] in pb.windows().counts() {
+        if w == 0 && b > 0 {
+            roads[0][(b as usize).min(5)] += 1;
+        } else if b == 0 && w > 0 {
+            roads[1][(w as usize).min(5)] += 1;
+        }
+    }
+    for colour in [Color::Black, Color::White] {
+        for k in 1..=5 {
+            f[base(colour) + ROADS + k - 1] = f64::ln_1p(roads[colour.index()][k] as f64);
+        }
+    }
+
+    let size = board.size();
+    let mut shapes = [[0.0f64; SIDE_FEATURES]; 2];
+    for (n, &p) in board.history().iter().enumerate() {
+        let colour = Board::color_of_stone(n);
+        let cell = p.index(size);
+        for dir in 0..4 {
+            let (class, _) = shape::shape_for(pb.key(cell, dir), colour.index());
+            debug_assert!(class != OWN_SIX || board.is_over());
+            if let Some((slot, stones)) = shape_slot(class) {
+                shapes[colour.index()][slot] += 1.0 / stones;
+            }
+        }
+    }
+    for colour in [Color::Black, Color::White] {
+        for slot in DEAD2..SIDE_FEATURES {
+            f[base(colour) + slot] = f64::ln_1p(shapes[colour.index()][slot]);
+        }
+    }
+
+    f[SECOND_STONE] = f64::from(board.stage() == Stage::Second);
+    f[STONES] = board.stone_count() as f64;
+    f[BLACK_TO_MOVE] = f64::from(own == Color::Black);
+    f
+}
+
+/// The features of `board` computed from scratch (builds its pattern state).
+pub fn extract_board(board: &Board) -> Features {
+    extract(&PatternBoard::new(board.clone()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use crate::rules::Point;
+
+    fn p(c: u8, r: u8) -> Point {
+        Point::new(c, r)
+    }
+
+    fn board_of(_size: usize, stones: &[Point]) -> Option<Board> {
+        let mut b = Board::standard();
+        for &q in stones {
+            b.play(q).ok()?;
+        }
+        Some(b)
+    }
+
+    #[test]
+    fn names_match_the_count_and_the_id_names_them() {
+        assert_eq!(feature_names().len(), FEATURE_COUNT);
+        assert!(spec_id().starts_with("liuzi-eval1:v1:own_threats,own_roads1,"));
+        assert!(spec_id().ends_with(",second_stone,stones,black_to_move"));
+    }
+
+    #[test]
+    fn empty_board_and_one_stone() {
+        let f = extract_board(&Board::standard());
+        assert_eq!(f[BLACK_TO_MOVE], 1.0);
+        assert_eq!(f[STONES], 0.0);
+        assert!(f[..SECOND_STONE].iter().all(|&x| x == 0.0));
+        // After the centre stone White is to move; Black ("opp") has roads of one stone:
+        // 24 windows of six through the centre.
+        let f = extract_board(&board_of(19, &[p(9, 9)]).unwrap());
+        assert_eq!(f[BLACK_TO_MOVE], 0.0);
+        assert_eq!(f[SIDE_FEATURES + ROADS], f64::ln_1p(24.0));
+        assert_eq!(f[ROADS], 0.0);
+        assert_eq!(f[SECOND_STONE], 0.0);
+    }
+
+    #[test]
+    fn shapes_threats_and_stage_of_a_known_position() {
+        // Black: a live four on row 9 (9..=12) and a stray stone. White: stones far apart.
+        let mut b = board_of(
+            19,
+            &[
+                p(9, 9),
+                p(0, 0),
+                p(0, 2),
+                p(10, 9),
+                p(11, 9),
+                p(0, 18),
+                p(18, 0),
+                p(12, 9),
+            ],
+        )
+        .unwrap();
+        assert_eq!(extract_board(&b)[SECOND_STONE], 1.0);
+        b.play(p(3, 15)).unwrap();
+        // White to play the first of its two stones.
+        assert_eq!(b.to_move(), Color::White);
+        let f = extract_board(&b);
+        assert_eq!(f[SECOND_STONE], 0.0);
+        let opp = SIDE_FEATURES;
+        assert_eq!(f[opp + THREATS], 2.0);
+        assert_eq!(f[THREATS], 0.0);
+        // All four stones see a four with two threats on the row: one shape.
+        assert!((f[opp + FOUR1 + 1] - f64::ln_1p(1.0)).abs() < 1e-12);
+        assert_eq!(f[opp + FOUR1], 0.0);
+        // Roads of four: the windows 7..12, 8..13, 9..14 hold all four stones.
+        assert_eq!(f[opp + ROADS + 3], f64::ln_1p(3.0));
+    }
+
+    #[test]
+    fn incremental_and_scratch_features_agree() {
+        let mut pb = PatternBoard::new(Board::standard());
+        let stones = [
+            p(9, 9),
+            p(10, 10),
+            p(8, 8),
+            p(9, 10),
+            p(9, 8),
+            p(11, 11),
+            p(7, 7),
+        ];
+        for q in stones {
+            pb.play(q).unwrap();
+            assert_eq!(extract(&pb), extract_board(pb.board()));
+        }
+        pb.undo();
+        assert_eq!(extract(&pb), extract_board(pb.board()));
+    }
+}

@@ -1,0 +1,502 @@
+//! The evaluator file: versioned, self-describing text with a checksum, written atomically,
+//! with the same guarantees as the weights file (`policy::Gammas`).
+//!
+//! ```text
+//! liuzi-eval 1
+//! spec liuzi-eval1:v1:own_threats,...      <- the feature definitions it was trained on
+//! source <one line: the data and command it came from>
+//! phases <count>
+//! phase <first stone> <end stone or inf>   <- one block per phase:
+//! center <one value per feature>           <- standardisation
+//! scale <...>
+//! calibration <a> <b>                      <- logit P(win) = a·LLR + b
+//! class win <prior> <training positions>
+//! mean <...>
+//! cov                                      <- then the covariance's lower triangle:
+//! ...                                         row i holds its first i + 1 entries
+//! class loss <prior> <training positions>
+//! mean <...>
+//! cov
+//! ...
+//! checksum <CRC-32 of every byte before this line, 8 hex digits>
+//! ```
+//! Lines starting with `#` before the checksum are comments.
+
+use super::evaluator::Evaluator;
+use super::features::{spec_id, FEATURE_COUNT};
+use super::qda::{GaussianClass, PhaseModel};
+use std::fmt::{self, Write as _};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+pub const EVAL_FORMAT_VERSION: u32 = 1;
+const MAGIC: &str = "liuzi-eval";
+
+/// Why an evaluator file could not be used. Its `Display` names the file and the problem.
+#[derive(Debug)]
+pub struct EvalFileError {
+    pub path: PathBuf,
+    pub kind: EvalFileErrorKind,
+}
+
+#[derive(Debug)]
+pub enum EvalFileErrorKind {
+    Missing,
+    Io(std::io::Error),
+    Truncated(String),
+    Corrupt(String),
+    WrongVersion(String),
+    WrongSpec(String),
+}
+
+impl fmt::Display for EvalFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = self.path.display();
+        match &self.kind {
+            EvalFileErrorKind::Missing => {
+                write!(f, "evaluator file {path}: missing (no such file)")
+            }
+            EvalFileErrorKind::Io(e) => {
+                write!(f, "evaluator file {path}: cannot read or write: {e}")
+            }
+            EvalFileErrorKind::Truncated(m) => write!(f, "evaluator file {path}: truncated: {m}"),
+            EvalFileErrorKind::Corrupt(m) => write!(f, "evaluator file {path}: corrupt: {m}"),
+            EvalFileErrorKind::WrongVersion(m) => {
+                write!(f, "evaluator file {path}: wrong format version: {m}")
+            }
+            EvalFileErrorKind::WrongSpec(m) => {
+                write!(f, "evaluator file {path}: wrong feature-spec id: {m}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for EvalFileError {}
+
+/// `key v1 v2 ...` (or just the values when `key` is empty) and a newline.
+fn push_values(text: &mut String, key: &str, values: &[f64]) {
+    text.push_str(key);
+    for (i, v) in values.iter().enumerate() {
+        if i > 0 || !key.is_empty() {
+            text.push(' ');
+        }
+        let _ = write!(text, "{v:e}");
+    }
+    text.push('\n');
+}
+
+impl Evaluator {
+    /// The file's text, checksum included.
+    pub fn to_text(&self) -> String {
+        let mut text = format!(
+            "{MAGIC} {EVAL_FORMAT_VERSION}\nspec {}\nsource {}\nphases {}\n",
+            spec_id(),
+            self.source(),
+            self.phases().len()
+        );
+        for phase in self.phases() {
+            let end = phase
+                .end_stone
+                .map_or_else(|| "inf".to_string(), |e| e.to_string());
+            let _ = writeln!(text, "phase {} {end}", phase.first_stone);
+            push_values(&mut text, "center", &phase.center);
+            push_values(&mut text, "scale", &phase.scale);
+            push_values(&mut text, "calibration", &phase.calibration);
+            for (name, class) in [("win", &phase.win), ("loss", &phase.loss)] {
+                let _ = writeln!(text, "class {name} {:e} {}", class.prior, class.samples);
+                push_values(&mut text, "mean", &class.mean);
+                text.push_str("cov\n");
+                for (i, row) in class.cov.chunks(class.dim()).enumerate() {
+                    push_values(&mut text, "", &row[..=i]);
+                }
+            }
+        }
+        let crc = crc32fast::hash(text.as_bytes());
+        let _ = writeln!(text, "checksum {crc:08x}");
+        text
+    }
+
+    /// Writes the file atomically: a temporary file in the same directory, then a rename.
+    pub fn save(&self, path: &Path) -> Result<(), EvalFileError> {
+        let err = |e: std::io::Error| EvalFileError {
+            path: path.to_path_buf(),
+            kind: EvalFileErrorKind::Io(e),
+        };
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(err)?;
+        tmp.write_all(self.to_text().as_bytes()).map_err(err)?;
+        #[cfg(unix)]
+        {
+            // The temporary file is private (0600); the model is for every user of the engine.
+            use std::os::unix::fs::PermissionsExt;
+            let readable = std::fs::Permissions::from_mode(0o644);
+            tmp.as_file().set_permissions(readable).map_err(err)?;
+        }
+        tmp.as_file().sync_all().map_err(err)?;
+        tmp.persist(path).map_err(|e| err(e.error))?;
+        Ok(())
+    }
+
+    /// Reads and checks an evaluator file.
+    pub fn load(path: &Path) -> Result<Evaluator, EvalFileError> {
+        let fail = |kind| EvalFileError {
+            path: path.to_path_buf(),
+            kind,
+        };
+        let bytes = std::fs::read(path).map_err(|e| {
+            fail(if e.kind() == std::io::ErrorKind::NotFound {
+                EvalFileErrorKind::Missing
+            } else {
+                EvalFileErrorKind::Io(e)
+            })
+        })?;
+        Evaluator::parse(&bytes).map_err(fail)
+    }
+
+    /// Parses the bytes of an evaluator file.
+    pub fn parse(bytes: &[u8]) -> Result<Evaluator, EvalFileErrorKind> {
+        use EvalFileErrorKind::*;
+        let text = std::str::from_utf8(bytes).map_err(|_| Corrupt("not UTF-8 text".into()))?;
+        if text.is_empty() {
+            return Err(Truncated("the file is empty".into()));
+        }
+        let mut lines = text.split_inclusive('\n');
+        let first = lines.next().unwrap_or_default();
+        let version = first
+            .trim_end()
+            .strip_prefix(MAGIC)
+            .map(str::trim)
+            .ok_or_else(|| Corrupt(format!("not a Liuzi evaluator file (no `{MAGIC}` header)")))?;
+        if version != EVAL_FORMAT_VERSION.to_string() {
+            return Err(WrongVersion(format!(
+                "version {version}, this build reads version {EVAL_FORMAT_VERSION}"
+            )));
+        }
+        let spec = lines
+            .next()
+            .ok_or_else(|| Truncated("ends after the header".into()))?
+            .trim_end()
+            .strip_prefix("spec ")
+            .ok_or_else(|| Corrupt("second line is not `spec <id>`".into()))?;
+        if spec != spec_id() {
+            return Err(WrongSpec(format!(
+                "`{spec}`, but this build computes `{}`",
+                spec_id()
+            )));
+        }
+
+        let Some(pos) = text.rfind("\nchecksum ") else {
+            return Err(Truncated("no checksum line at the end".into()));
+        };
+        let (body, tail) = text.split_at(pos + 1);
+        let stated = tail
+            .trim_end()
+            .strip_prefix("checksum ")
+            .filter(|h| h.len() == 8)
+            .and_then(|h| u32::from_str_radix(h, 16).ok())
+            .ok_or_else(|| Truncated("the checksum line is incomplete".into()))?;
+        if !tail.ends_with('\n') {
+            return Err(Truncated("the checksum line is incomplete".into()));
+        }
+        if crc32fast::hash(body.as_bytes()) != stated {
+            return Err(Corrupt(
+                "checksum mismatch (the file was altered or damaged)".into(),
+            ));
+        }
+        let mut reader = Reader::new(body);
+        reader.skip(2);
+        parse_body(&mut reader).map_err(Corrupt)
+    }
+}
+
+fn parse_body(r: &mut Reader) -> Result<Evaluator, String> {
+    let source = r.keyed("source")?.to_string();
+    let count: usize = r.number_after("phases")?;
+    if count == 0 || count > 1000 {
+        return Err(format!("{}: {count} phases", r.at()));
+    }
+    let mut phases = Vec::with_capacity(count);
+    for _ in 0..count {
+        let words = r.words("phase")?;
+        let [first, end] = words[..] else {
+            return Err(format!("{}: expected `phase <first> <end|inf>`", r.at()));
+        };
+        let first_stone = first
+            .parse()
+            .map_err(|_| format!("{}: bad stone count `{first}`", r.at()))?;
+        let end_stone = match end {
+            "inf" => None,
+            e => Some(
+                e.parse()
+                    .map_err(|_| format!("{}: bad stone count `{e}`", r.at()))?,
+            ),
+        };
+        let center = r.vector("center", FEATURE_COUNT)?;
+        let scale = r.vector("scale", FEATURE_COUNT)?;
+        let calibration = r.vector("calibration", 2)?;
+        let win = parse_class(r, "win")?;
+        let loss = parse_class(r, "loss")?;
+        phases.push(PhaseModel {
+            first_stone,
+            end_stone,
+            center,
+            scale,
+            win,
+            loss,
+            calibration: [calibration[0], calibration[1]],
+        });
+    }
+    if let Some((n, line)) = r.next_line() {
+        return Err(format!(
+            "line {n}: unexpected `{line}` after the last phase"
+        ));
+    }
+    Evaluator::new(phases, &source)
+}
+
+fn parse_class(r: &mut Reader, name: &str) -> Result<GaussianClass, String> {
+    let words = r.words("class")?;
+    let at = r.at();
+    let [got, prior, samples] = words[..] else {
+        return Err(format!("{at}: expected `class {name} <prior> <positions>`"));
+    };
+    if got != name {
+        return Err(format!("{at}: class `{got}` where `{name}` was expected"));
+    }
+    let prior = parse_number(prior, &at)?;
+    let samples = samples
+        .parse()
+        .map_err(|_| format!("{at}: bad position count `{samples}`"))?;
+    let mean = r.vector("mean", FEATURE_COUNT)?;
+    r.words("cov")?;
+    let n = FEATURE_COUNT;
+    let mut cov = vec![0.0; n * n];
+    for i in 0..n {
+        for (j, v) in r.vector("", i + 1)?.into_iter().enumerate() {
+            cov[i * n + j] = v;
+            cov[j * n + i] = v;
+        }
+    }
+    GaussianClass::new(prior, samples, mean, cov).map_err(|e| format!("{at}: class {name}: {e}"))
+}
+
+fn parse_number(word: &str, at: &str) -> Result<f64, String> {
+    word.parse()
+        .map_err(|_| format!("{at}: `{word}` is not a number"))
+}
+
+/// Lines of the body with their numbers, comments skipped.
+struct Reader<'a> {
+    lines: Vec<(usize, &'a str)>,
+    next: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn new(body: &'a str) -> Reader<'a> {
+        Reader {
+            lines: body
+                .lines()
+                .enumerate()
+                .map(|(i, l)| (i + 1, l))
+                .filter(|(i, l)| *i <= 2 || !l.starts_with('#'))
+                .collect(),
+            next: 0,
+        }
+    }
+
+    fn skip(&mut self, n: usize) {
+        self.next += n;
+    }
+
+    fn next_line(&mut self) -> Option<(usize, &'a str)> {
+        let line = self.lines.get(self.next).copied();
+        self.next += 1;
+        line
+    }
+
+    /// Where the reader stands, for messages.
+    fn at(&self) -> String {
+        match self.lines.get(self.next.saturating_sub(1)) {
+            Some((n, _)) => format!("line {n}"),
+            None => "at the end".to_string(),
+        }
+    }
+
+    /// The rest of the next line after `key ` (a line that is exactly `key` gives "").
+    fn keyed(&mut self, key: &str) -> Result<&'a str, String> {
+        let (n, line) = self
+            .next_line()
+            .ok_or_else(|| format!("the file ends where `{key}` was expected"))?;
+        if key.is_empty() {
+            return Ok(line);
+        }
+        if line == key {
+            return Ok("");
+        }
+        line.strip_prefix(key)
+            .and_then(|rest| rest.strip_prefix(' '))
+            .ok_or_else(|| format!("line {n}: expected `{key} ...`"))
+    }
+
+    fn words(&mut self, key: &str) -> Result<Vec<&'a str>, String> {
+        Ok(self.keyed(key)?.split_whitespace().collect())
+    }
+
+    fn number_after<T: std::str::FromStr>(&mut self, key: &str) -> Result<T, String> {
+        let rest = self.keyed(key)?;
+        rest.trim()
+            .parse()
+            .map_err(|_| format!("{}: `{key} {rest}` needs a whole number", self.at()))
+    }
+
+    fn vector(&mut self, key: &str, len: usize) -> Result<Vec<f64>, String> {
+        let words = self.words(key)?;
+        let at = self.at();
+        if words.len() != len {
+            let what = if key.is_empty() {
+                "covariance row"
+            } else {
+                key
+            };
+            return Err(format!(
+                "{at}: {what} has {} values, needs {len}",
+                words.len()
+            ));
+        }
+        words.iter().map(|w| parse_number(w, &at)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::qda::Shrinkage;
+    use rand::{Rng, SeedableRng};
+
+    /// A small evaluator fitted to random features, two phases.
+    pub(crate) fn sample() -> Evaluator {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut rows = |shift: f64| -> Vec<Vec<f64>> {
+            (0..200)
+                .map(|_| {
+                    (0..FEATURE_COUNT)
+                        .map(|k| rng.gen_range(0.0..1.0) + if k < 3 { shift } else { 0.0 })
+                        .collect()
+                })
+                .collect()
+        };
+        let (w, l) = (rows(0.5), rows(0.0));
+        let w: Vec<&[f64]> = w.iter().map(Vec::as_slice).collect();
+        let l: Vec<&[f64]> = l.iter().map(Vec::as_slice).collect();
+        let mut early = PhaseModel::fit(&w, &l, 0, Some(20), Shrinkage::default()).unwrap();
+        early.calibration = [0.8, -0.1];
+        let late = PhaseModel::fit(&l, &w, 20, None, Shrinkage::default()).unwrap();
+        Evaluator::new(vec![early, late], "test data").unwrap()
+    }
+
+    #[test]
+    fn text_round_trips_exactly() {
+        let e = sample();
+        let back = Evaluator::parse(e.to_text().as_bytes()).unwrap();
+        assert_eq!(back, e);
+        assert_eq!(back.source(), "test data");
+        let x = [0.7; FEATURE_COUNT];
+        assert_eq!(back.model_probability(&x, 25), e.model_probability(&x, 25));
+        assert_ne!(
+            back.model_probability(&x, 5),
+            back.model_probability(&x, 25)
+        );
+    }
+
+    #[test]
+    fn save_and_load_round_trip_and_errors_name_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("model.eval");
+        let e = sample();
+        e.save(&path).unwrap();
+        assert_eq!(Evaluator::load(&path).unwrap(), e);
+        let err = Evaluator::load(&dir.path().join("none.eval")).unwrap_err();
+        assert!(matches!(err.kind, EvalFileErrorKind::Missing));
+        assert!(err.to_string().contains("none.eval"), "{err}");
+        std::fs::write(&path, "garbage\n").unwrap();
+        let err = Evaluator::load(&path).unwrap_err().to_string();
+        assert!(
+            err.contains("model.eval") && err.contains("corrupt"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn damaged_files_are_refused_with_the_reason() {
+        let text = sample().to_text();
+        let kind = |t: &str| format!("{:?}", Evaluator::parse(t.as_bytes()).unwrap_err());
+        assert!(kind("").starts_with("Truncated"));
+        assert!(kind(&text[..text.len() / 2]).starts_with("Truncated"));
+        assert!(kind(&text[..text.len() - 3]).starts_with("Truncated"));
+        assert!(kind("hello\n").starts_with("Corrupt"));
+        assert!(kind(&text.replace("liuzi-eval 1", "liuzi-eval 2")).starts_with("WrongVersion"));
+        assert!(kind(&text.replace("liuzi-eval1:v1:", "liuzi-eval1:v9:")).starts_with("WrongSpec"));
+        assert!(kind(&text.replace("own_threats", "own_threat")).starts_with("WrongSpec"));
+        // A changed digit breaks the checksum.
+        let i = text.find("calibration 8e-1").unwrap();
+        let altered = format!("{}calibration 9e-1{}", &text[..i], &text[i + 16..]);
+        assert!(kind(&altered).starts_with("Corrupt"));
+    }
+
+    /// Rewrites the body and fixes the checksum, to reach the structural checks.
+    fn resealed(text: &str, edit: impl Fn(&str) -> String) -> String {
+        let body = &text[..text.rfind("checksum ").unwrap()];
+        let body = edit(body);
+        format!("{body}checksum {:08x}\n", crc32fast::hash(body.as_bytes()))
+    }
+
+    type Edit = Box<dyn Fn(&str) -> String>;
+
+    #[test]
+    fn structural_errors_are_corrupt_with_a_line_number() {
+        let text = sample().to_text();
+        let cases: [(&str, Edit); 5] = [
+            (
+                "ends where",
+                Box::new(|b| b.replace("phases 2", "phases 3")),
+            ),
+            (
+                "stone 30",
+                Box::new(|b| b.replace("phase 20 inf", "phase 30 inf")),
+            ),
+            (
+                "upper end",
+                Box::new(|b| b.replace("phase 20 inf", "phase 20 99")),
+            ),
+            (
+                "class",
+                Box::new(|b| b.replacen("class loss", "class lost", 1)),
+            ),
+            (
+                "not a number",
+                Box::new(|b| b.replacen("scale ", "scale x", 1)),
+            ),
+        ];
+        for (expected, edit) in cases {
+            let err = format!(
+                "{:?}",
+                Evaluator::parse(resealed(&text, edit).as_bytes()).unwrap_err()
+            );
+            assert!(
+                err.starts_with("Corrupt") && err.contains(expected),
+                "{expected}: {err}"
+            );
+        }
+        // A covariance that is not positive definite.
+        let bad = resealed(&text, |b| {
+            let i = b.find("cov\n").unwrap() + 4;
+            let end = i + b[i..].find('\n').unwrap();
+            format!("{}-1e0{}", &b[..i], &b[end..])
+        });
+        let err = format!("{:?}", Evaluator::parse(bad.as_bytes()).unwrap_err());
+        assert!(err.contains("positive definite"), "{err}");
+    }
+}

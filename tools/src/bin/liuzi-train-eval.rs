@@ -1,0 +1,376 @@
+//! `liuzi-train-eval`: trains the evaluator (a Bayesian win / loss classifier per game phase)
+//! on positions of recorded games labelled by their results, measures it on held-out games
+//! against a logistic regression on the same features, and writes the evaluator file and a
+//! JSON report.
+
+use clap::Parser;
+use liuzi::eval::{features, Evaluator};
+use liuzi::records::GameRecord;
+use liuzi_tools::eval_train::data::{sample_games, validation_games, SampleOptions, Skipped};
+use liuzi_tools::eval_train::fit::{
+    fit_phase, in_range, phase_ranges, standardise, Comparison, ComparisonTally, FitOptions,
+    PhaseFit,
+};
+use liuzi_tools::eval_train::logistic::LogisticOptions;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(
+    name = "liuzi-train-eval",
+    version,
+    about = "Train Liuzi's position evaluator (per-phase Bayesian classifier) on game records"
+)]
+struct Cli {
+    /// Game records (.games, SGF or CCGC); repeat for several files. Games without a winner
+    /// (draws, unknown results) are left out.
+    #[arg(long = "games", required = true)]
+    games: Vec<PathBuf>,
+    /// Evaluator file to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// JSON report (default: the output path with `.report.json`).
+    #[arg(long)]
+    report: Option<PathBuf>,
+    /// Seed of the position sample and of the train/validation split (by game).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Fraction of games held out for validation.
+    #[arg(long, default_value_t = 0.1)]
+    validation: f64,
+    /// Positions sampled per game.
+    #[arg(long, default_value_t = 16)]
+    per_game: usize,
+    /// Games with fewer stones are left out (early resignations).
+    #[arg(long, default_value_t = 12)]
+    min_stones: usize,
+    /// Phase bounds in stones: phases are [0, b1), [b1, b2), ..., [bn, ∞).
+    #[arg(long, value_delimiter = ',', default_value = "8,16,26,40,60")]
+    phases: Vec<u32>,
+    /// Weight α of the pooled covariance in each class's covariance (1 = linear discriminant);
+    /// `auto` picks it per phase from 0, 0.25, 0.5, 0.75, 0.9, 1 on a fifth of the training
+    /// games (together with --diagonal).
+    #[arg(long, default_value = "auto")]
+    pooled: String,
+    /// Shrinkage λ of the covariances towards their diagonal; `auto` picks it per phase from
+    /// 0, 0.03, 0.1, 0.3.
+    #[arg(long, default_value = "auto")]
+    diagonal: String,
+    /// Ridge added to every standardised covariance diagonal.
+    #[arg(long, default_value_t = 1e-3)]
+    ridge: f64,
+    /// L2 penalty of the logistic-regression baseline.
+    #[arg(long, default_value_t = 1e-3)]
+    l2: f64,
+    /// Use at most this many games (in file order): quick runs.
+    #[arg(long)]
+    max_games: Option<usize>,
+    /// Worker threads for sampling (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+#[derive(Serialize)]
+struct PhaseReport {
+    first_stone: u32,
+    end_stone: Option<u32>,
+    positions_train: usize,
+    positions_validation: usize,
+    train_win_rate: f64,
+    /// α: weight of the pooled covariance.
+    pooled: f64,
+    /// λ: weight of the diagonal.
+    diagonal: f64,
+    /// (α, λ, inner-split log-loss) of every setting tried.
+    grid_scores: Vec<(f64, f64, f64)>,
+    calibration: [f64; 2],
+    logistic_iterations: usize,
+    logistic_converged: bool,
+    validation: Comparison,
+}
+
+/// Mean difference of a per-position quantity between two predictors (first minus second),
+/// with a standard error that treats the positions of one game as one correlated cluster.
+#[derive(Serialize)]
+struct PairedDifference {
+    mean: f64,
+    standard_error: f64,
+}
+
+fn paired_difference(per_position: &[(u32, f64)]) -> PairedDifference {
+    let n = per_position.len().max(1) as f64;
+    let mean = per_position.iter().map(|x| x.1).sum::<f64>() / n;
+    let mut by_game: std::collections::BTreeMap<u32, (f64, f64)> = Default::default();
+    for &(game, d) in per_position {
+        let e = by_game.entry(game).or_default();
+        e.0 += d;
+        e.1 += 1.0;
+    }
+    let g = by_game.len() as f64;
+    let spread: f64 = by_game.values().map(|(s, k)| (s - k * mean).powi(2)).sum();
+    PairedDifference {
+        mean,
+        standard_error: (spread * g / (g - 1.0).max(1.0)).sqrt() / n,
+    }
+}
+
+#[derive(Serialize)]
+struct Report {
+    command: String,
+    spec: String,
+    inputs: Vec<String>,
+    output: String,
+    seed: u64,
+    validation_fraction: f64,
+    per_game: usize,
+    min_stones: usize,
+    phases: Vec<u32>,
+    ridge: f64,
+    logistic_l2: f64,
+    games: usize,
+    games_train: usize,
+    games_validation: usize,
+    games_skipped: Skipped,
+    positions_train: usize,
+    positions_validation: usize,
+    seconds: f64,
+    per_phase: Vec<PhaseReport>,
+    /// All validation positions together.
+    validation: Comparison,
+    /// Calibrated QDA minus logistic regression on the validation positions.
+    qda_minus_logistic_log_loss: PairedDifference,
+    qda_minus_logistic_accuracy: PairedDifference,
+}
+
+fn command_line() -> String {
+    std::env::args().collect::<Vec<_>>().join(" ")
+}
+
+fn with_extension(path: &Path, ext: &str) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(ext);
+    PathBuf::from(s)
+}
+
+fn file_names(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| {
+            p.file_name().map_or_else(
+                || p.display().to_string(),
+                |f| f.to_string_lossy().into_owned(),
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    let start = Instant::now();
+    if !(0.0..1.0).contains(&cli.validation) {
+        return Err("--validation must be in [0, 1)".into());
+    }
+    if cli.per_game == 0 {
+        return Err("--per-game must be at least 1".into());
+    }
+    let weight = |flag: &str, text: &str| match text {
+        "auto" => Ok(None),
+        text => match text.parse::<f64>() {
+            Ok(l) if (0.0..=1.0).contains(&l) => Ok(Some(l)),
+            _ => Err(format!(
+                "--{flag} must be `auto` or in [0, 1], not `{text}`"
+            )),
+        },
+    };
+    let pooled = weight("pooled", &cli.pooled)?;
+    let lambda = weight("diagonal", &cli.diagonal)?;
+    if !(cli.ridge.is_finite() && cli.ridge >= 0.0) {
+        return Err("--ridge must be >= 0".into());
+    }
+    let ranges = phase_ranges(&cli.phases)?;
+    let threads = cli
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+
+    let mut games: Vec<GameRecord> = Vec::new();
+    for path in &cli.games {
+        let read = liuzi::records::read_file(path).map_err(|e| e.to_string())?;
+        eprintln!("{}: {} games", path.display(), read.len());
+        games.extend(read);
+    }
+    if let Some(max) = cli.max_games {
+        games.truncate(max);
+    }
+    let options = SampleOptions {
+        per_game: cli.per_game,
+        min_stones: cli.min_stones,
+        seed: cli.seed,
+    };
+    let (samples, skipped) = sample_games(&games, &options, threads);
+    let held_out = validation_games(games.len(), cli.validation, cli.seed);
+    // A fifth of the training games choose the shrinkage (a second seeded split).
+    let inner_games = validation_games(games.len(), 0.2, cli.seed.wrapping_add(0x5EED));
+    let (val, train): (Vec<_>, Vec<_>) = samples.iter().partition(|s| held_out[s.game as usize]);
+    let used: std::collections::HashSet<u32> = samples.iter().map(|s| s.game).collect();
+    let games_validation = used.iter().filter(|&&g| held_out[g as usize]).count();
+    eprintln!(
+        "{} games used ({} validation), {} skipped ({:?}); {} training and {} validation positions",
+        used.len(),
+        games_validation,
+        games.len() - used.len(),
+        skipped,
+        train.len(),
+        val.len()
+    );
+
+    let fit_options = FitOptions {
+        pooled,
+        lambda,
+        ridge: cli.ridge,
+        logistic: LogisticOptions {
+            l2: cli.l2,
+            ..LogisticOptions::default()
+        },
+    };
+    let mut fits: Vec<PhaseFit> = Vec::new();
+    let mut per_phase = Vec::new();
+    let mut overall = ComparisonTally::default();
+    let (mut loss_diff, mut right_diff) = (Vec::new(), Vec::new());
+    for &range in &ranges {
+        let phase_train: Vec<_> = train
+            .iter()
+            .copied()
+            .filter(|s| in_range(s.stones, range))
+            .collect();
+        let inner: Vec<bool> = phase_train
+            .iter()
+            .map(|s| inner_games[s.game as usize])
+            .collect();
+        let fit = fit_phase(&phase_train, &inner, range, &fit_options)
+            .map_err(|e| format!("phase {range:?}: {e}"))?;
+        let mut tally = ComparisonTally::default();
+        let phase_val: Vec<_> = val.iter().filter(|s| in_range(s.stones, range)).collect();
+        for s in &phase_val {
+            tally.add(&fit, s);
+            let q = fit.model.win_probability(&s.features);
+            let l = fit.logistic.probability(&standardise(&fit.model, s));
+            let loss = |p: f64| -f64::ln(if s.win { p } else { 1.0 - p }.clamp(1e-6, 1.0));
+            let right = |p: f64| f64::from(u8::from((p > 0.5) == s.win));
+            loss_diff.push((s.game, loss(q) - loss(l)));
+            right_diff.push((s.game, right(q) - right(l)));
+        }
+        overall.merge(&tally);
+        let validation = tally.scores();
+        eprintln!(
+            "stones {:>3}..{:<4} train {:>6} val {:>5}  α {:<4} λ {:<4}  accuracy qda {:.4} logistic {:.4}  log-loss qda {:.4} logistic {:.4} prior {:.4}",
+            range.0,
+            range.1.map_or("inf".to_string(), |e| e.to_string()),
+            phase_train.len(),
+            phase_val.len(),
+            fit.shrinkage.pooled,
+            fit.shrinkage.lambda,
+            validation.qda.accuracy,
+            validation.logistic.accuracy,
+            validation.qda.log_loss,
+            validation.logistic.log_loss,
+            validation.prior.log_loss,
+        );
+        per_phase.push(PhaseReport {
+            first_stone: range.0,
+            end_stone: range.1,
+            positions_train: phase_train.len(),
+            positions_validation: phase_val.len(),
+            train_win_rate: fit.prior,
+            pooled: fit.shrinkage.pooled,
+            diagonal: fit.shrinkage.lambda,
+            grid_scores: fit.grid_scores.clone(),
+            calibration: fit.model.calibration,
+            logistic_iterations: fit.logistic.iterations,
+            logistic_converged: fit.logistic.converged,
+            validation,
+        });
+        fits.push(fit);
+    }
+
+    let source = format!(
+        "liuzi-train-eval {} on {} ({} training games, seed {}, {} positions a game, validation {}); command: {}",
+        env!("CARGO_PKG_VERSION"),
+        file_names(&cli.games),
+        used.len() - games_validation,
+        cli.seed,
+        cli.per_game,
+        cli.validation,
+        command_line()
+    );
+    let evaluator = Evaluator::new(fits.into_iter().map(|f| f.model).collect(), &source)?;
+    evaluator.save(&cli.out).map_err(|e| e.to_string())?;
+
+    let validation = overall.scores();
+    let report = Report {
+        command: command_line(),
+        spec: features::spec_id(),
+        inputs: cli.games.iter().map(|p| p.display().to_string()).collect(),
+        output: cli.out.display().to_string(),
+        seed: cli.seed,
+        validation_fraction: cli.validation,
+        per_game: cli.per_game,
+        min_stones: cli.min_stones,
+        phases: cli.phases.clone(),
+        ridge: cli.ridge,
+        logistic_l2: cli.l2,
+        games: games.len(),
+        games_train: used.len() - games_validation,
+        games_validation,
+        games_skipped: skipped,
+        positions_train: train.len(),
+        positions_validation: val.len(),
+        seconds: start.elapsed().as_secs_f64(),
+        per_phase,
+        validation,
+        qda_minus_logistic_log_loss: paired_difference(&loss_diff),
+        qda_minus_logistic_accuracy: paired_difference(&right_diff),
+    };
+    let report_path = cli
+        .report
+        .clone()
+        .unwrap_or_else(|| with_extension(&cli.out, ".report.json"));
+    let json = serde_json::to_string_pretty(&report).expect("the report serialises");
+    std::fs::write(&report_path, json + "\n")
+        .map_err(|e| format!("{}: {e}", report_path.display()))?;
+    let line = |name: &str, s: &liuzi_tools::eval_train::metrics::Scores| {
+        eprintln!(
+            "  {name:<20} accuracy {:.4}  log-loss {:.4}  brier {:.4}",
+            s.accuracy, s.log_loss, s.brier
+        )
+    };
+    eprintln!("validation, {} positions:", validation.qda.positions);
+    line("prior", &validation.prior);
+    line("qda (raw)", &validation.qda_raw);
+    line("qda (calibrated)", &validation.qda);
+    line("logistic", &validation.logistic);
+    line("qda + rules", &validation.qda_with_rules);
+    line("logistic + rules", &validation.logistic_with_rules);
+    let (dl, da) = (
+        &report.qda_minus_logistic_log_loss,
+        &report.qda_minus_logistic_accuracy,
+    );
+    eprintln!(
+        "  qda − logistic: log-loss {:+.4} ± {:.4}, accuracy {:+.4} ± {:.4} (95%, clustered by game)",
+        dl.mean,
+        1.96 * dl.standard_error,
+        da.mean,
+        1.96 * da.standard_error
+    );
+    eprintln!("wrote {} and {}", cli.out.display(), report_path.display());
+    Ok(())
+}
+
+fn main() {
+    let cli = Cli::parse();
+    if let Err(message) = run(cli) {
+        eprintln!("liuzi-train-eval: {message}");
+        std::process::exit(1);
+    }
+}

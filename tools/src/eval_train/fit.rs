@@ -1,0 +1,246 @@
+//! Fitting one phase: the Bayesian classifier (QDA) with its regularisation (α towards the
+//! pooled covariance, λ towards the diagonal) chosen on an inner split of the training games,
+//! its Platt calibration, and the logistic-regression baseline on the same standardised
+//! features; then scoring them on held-out positions.
+
+use super::data::Sample;
+use super::logistic::{Logistic, LogisticOptions};
+use super::metrics::{Scores, Tally};
+use liuzi::eval::qda::{sigmoid, PhaseModel, Shrinkage};
+use serde::Serialize;
+
+/// Weights of the pooled covariance tried when the trainer chooses α itself.
+pub const POOLED_GRID: [f64; 6] = [0.0, 0.25, 0.5, 0.75, 0.9, 1.0];
+/// Weights of the diagonal target tried when the trainer chooses λ itself.
+pub const DIAGONAL_GRID: [f64; 4] = [0.0, 0.03, 0.1, 0.3];
+
+/// The phases `[0, b1), [b1, b2), ..., [bn, ∞)` of sorted, distinct, positive bounds.
+pub fn phase_ranges(bounds: &[u32]) -> Result<Vec<(u32, Option<u32>)>, String> {
+    if bounds.windows(2).any(|w| w[0] >= w[1]) || bounds.first() == Some(&0) {
+        return Err("phase bounds must be increasing stone counts above 0".into());
+    }
+    let mut ranges = Vec::new();
+    let mut first = 0;
+    for &b in bounds {
+        ranges.push((first, Some(b)));
+        first = b;
+    }
+    ranges.push((first, None));
+    Ok(ranges)
+}
+
+pub fn in_range(stones: u32, range: (u32, Option<u32>)) -> bool {
+    stones >= range.0 && range.1.is_none_or(|e| stones < e)
+}
+
+/// The fitted models of one phase.
+#[derive(Clone, Debug)]
+pub struct PhaseFit {
+    /// The Bayesian classifier, calibrated.
+    pub model: PhaseModel,
+    /// The baseline on the model's standardised features.
+    pub logistic: Logistic,
+    pub shrinkage: Shrinkage,
+    /// Win frequency among the training positions.
+    pub prior: f64,
+    /// Inner-split log-loss of each (α, λ) tried (empty when both were given).
+    pub grid_scores: Vec<(f64, f64, f64)>,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct FitOptions {
+    /// α; `None`: choose from [`POOLED_GRID`] on an inner split.
+    pub pooled: Option<f64>,
+    /// λ; `None`: choose from [`DIAGONAL_GRID`] on an inner split.
+    pub lambda: Option<f64>,
+    pub ridge: f64,
+    pub logistic: LogisticOptions,
+}
+
+fn rows<'a>(samples: &[&'a Sample]) -> Vec<&'a [f64]> {
+    samples.iter().map(|s| &s.features[..]).collect()
+}
+
+/// QDA regularised by `shrinkage`, calibrated by Platt scaling on `train` itself.
+fn qda(
+    train: &[&Sample],
+    range: (u32, Option<u32>),
+    shrinkage: Shrinkage,
+    options: &FitOptions,
+) -> Result<PhaseModel, String> {
+    let wins: Vec<&Sample> = train.iter().copied().filter(|s| s.win).collect();
+    let losses: Vec<&Sample> = train.iter().copied().filter(|s| !s.win).collect();
+    let mut model = PhaseModel::fit(&rows(&wins), &rows(&losses), range.0, range.1, shrinkage)?;
+    let llr: Vec<[f64; 1]> = train
+        .iter()
+        .map(|s| [model.log_likelihood_ratio(&s.features)])
+        .collect();
+    let llr_rows: Vec<&[f64]> = llr.iter().map(|r| &r[..]).collect();
+    let ys: Vec<bool> = train.iter().map(|s| s.win).collect();
+    let platt = Logistic::fit(
+        &llr_rows,
+        &ys,
+        LogisticOptions {
+            l2: 0.0,
+            ..options.logistic
+        },
+    );
+    model.calibration = [platt.weights[0], platt.intercept];
+    Ok(model)
+}
+
+fn log_loss(model: &PhaseModel, samples: &[&Sample]) -> f64 {
+    let mut t = Tally::default();
+    for s in samples {
+        t.add(model.win_probability(&s.features), s.win);
+    }
+    t.scores().log_loss
+}
+
+/// Fits one phase on its training positions. `inner` marks the training positions of games
+/// set aside for choosing the regularisation.
+pub fn fit_phase(
+    train: &[&Sample],
+    inner: &[bool],
+    range: (u32, Option<u32>),
+    options: &FitOptions,
+) -> Result<PhaseFit, String> {
+    let pooled_grid = options.pooled.map_or(POOLED_GRID.to_vec(), |a| vec![a]);
+    let diagonal_grid = options.lambda.map_or(DIAGONAL_GRID.to_vec(), |l| vec![l]);
+    let mut grid_scores = Vec::new();
+    let mut shrinkage = Shrinkage {
+        pooled: pooled_grid[0],
+        lambda: diagonal_grid[0],
+        ridge: options.ridge,
+    };
+    if pooled_grid.len() * diagonal_grid.len() > 1 {
+        let part = |want: bool| -> Vec<&Sample> {
+            train
+                .iter()
+                .zip(inner)
+                .filter(|(_, &i)| i == want)
+                .map(|(s, _)| *s)
+                .collect()
+        };
+        let (fit_part, check_part) = (part(false), part(true));
+        let mut best = f64::INFINITY;
+        for &pooled in &pooled_grid {
+            for &lambda in &diagonal_grid {
+                let candidate = Shrinkage {
+                    pooled,
+                    lambda,
+                    ridge: options.ridge,
+                };
+                // A setting whose covariance cannot be factorised loses.
+                let score = qda(&fit_part, range, candidate, options)
+                    .map(|m| log_loss(&m, &check_part))
+                    .unwrap_or(f64::INFINITY);
+                grid_scores.push((pooled, lambda, score));
+                if score < best {
+                    best = score;
+                    shrinkage = candidate;
+                }
+            }
+        }
+    }
+    let model = qda(train, range, shrinkage, options)?;
+    let standardised: Vec<Vec<f64>> = train.iter().map(|s| standardise(&model, s)).collect();
+    let refs: Vec<&[f64]> = standardised.iter().map(Vec::as_slice).collect();
+    let ys: Vec<bool> = train.iter().map(|s| s.win).collect();
+    let logistic = Logistic::fit(&refs, &ys, options.logistic);
+    let prior = ys.iter().filter(|&&y| y).count() as f64 / ys.len().max(1) as f64;
+    Ok(PhaseFit {
+        model,
+        logistic,
+        shrinkage,
+        prior,
+        grid_scores,
+    })
+}
+
+pub fn standardise(model: &PhaseModel, s: &Sample) -> Vec<f64> {
+    s.features
+        .iter()
+        .zip(model.center.iter().zip(&model.scale))
+        .map(|(x, (c, d))| (x - c) / d)
+        .collect()
+}
+
+/// Validation scores of every predictor, for one phase or all together.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct Comparison {
+    /// The training win frequency of the phase, for every position.
+    pub prior: Scores,
+    /// σ(LLR): the discriminant without calibration.
+    pub qda_raw: Scores,
+    /// σ(a·LLR + b): the calibrated discriminant (what the file stores).
+    pub qda: Scores,
+    pub logistic: Scores,
+    /// The engine's evaluator: the threat rules where they decide, else the calibrated QDA.
+    pub qda_with_rules: Scores,
+    /// The same rules in front of the logistic regression.
+    pub logistic_with_rules: Scores,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ComparisonTally {
+    pub prior: Tally,
+    pub qda_raw: Tally,
+    pub qda: Tally,
+    pub logistic: Tally,
+    pub qda_with_rules: Tally,
+    pub logistic_with_rules: Tally,
+}
+
+impl ComparisonTally {
+    pub fn add(&mut self, fit: &PhaseFit, s: &Sample) {
+        let llr = fit.model.log_likelihood_ratio(&s.features);
+        let qda = fit.model.win_probability(&s.features);
+        let logistic = fit.logistic.probability(&standardise(&fit.model, s));
+        self.prior.add(fit.prior, s.win);
+        self.qda_raw.add(sigmoid(llr), s.win);
+        self.qda.add(qda, s.win);
+        self.logistic.add(logistic, s.win);
+        self.qda_with_rules.add(s.decided.unwrap_or(qda), s.win);
+        self.logistic_with_rules
+            .add(s.decided.unwrap_or(logistic), s.win);
+    }
+
+    pub fn merge(&mut self, o: &ComparisonTally) {
+        self.prior.merge(&o.prior);
+        self.qda_raw.merge(&o.qda_raw);
+        self.qda.merge(&o.qda);
+        self.logistic.merge(&o.logistic);
+        self.qda_with_rules.merge(&o.qda_with_rules);
+        self.logistic_with_rules.merge(&o.logistic_with_rules);
+    }
+
+    pub fn scores(&self) -> Comparison {
+        Comparison {
+            prior: self.prior.scores(),
+            qda_raw: self.qda_raw.scores(),
+            qda: self.qda.scores(),
+            logistic: self.logistic.scores(),
+            qda_with_rules: self.qda_with_rules.scores(),
+            logistic_with_rules: self.logistic_with_rules.scores(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phase_ranges_cover_everything() {
+        assert_eq!(
+            phase_ranges(&[10, 20]).unwrap(),
+            vec![(0, Some(10)), (10, Some(20)), (20, None)]
+        );
+        assert_eq!(phase_ranges(&[]).unwrap(), vec![(0, None)]);
+        assert!(phase_ranges(&[20, 10]).is_err());
+        assert!(phase_ranges(&[0, 10]).is_err());
+        assert!(in_range(10, (10, Some(20))) && !in_range(20, (10, Some(20))));
+        assert!(in_range(500, (20, None)));
+    }
+}
