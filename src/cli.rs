@@ -1,7 +1,7 @@
 //! Command line: which front-end to run and the options that override the configuration file.
 
 use clap::{ArgAction, Parser, Subcommand, ValueEnum};
-use liuzi::config::{EngineConfig, Letters};
+use liuzi::config::{EngineConfig, Letters, SearchKind};
 use std::path::PathBuf;
 
 const ABOUT: &str = "Liuzi (六子): a Connect6 engine (19x19; Black opens with one stone, then two \
@@ -19,6 +19,11 @@ PROTOCOLS (stdin/stdout; stdout carries the protocol only, logs go to stderr)
         (name / new black|white / move XXXX / black|white XXXX / next / depth d / quit). Stones
         are two letters A..S (column, then row from the bottom; `--letters sau` reads rows from
         the top); a turn is four letters.
+
+SEARCH
+  `--search mcts` (the default) plays by Monte-Carlo tree search with Bradley-Terry priors and
+  playouts; `--search alphabeta` by iterative-deepening alpha-beta whose leaves are scored by the
+  learned evaluator (engine-config/default.eval). Both use the same threat rules and clock.
 
 CONFIGURATION
   Settings come from engine-config/default.toml (looked up in the working directory and above the
@@ -52,6 +57,19 @@ pub struct Cli {
     /// Playouts per stone; 0 = by time only (overrides search.playouts)
     #[arg(long, global = true, value_name = "N")]
     pub playouts: Option<u64>,
+
+    /// Search method: Monte-Carlo tree search or alpha-beta (overrides engine.search)
+    #[arg(long, global = true, value_enum, value_name = "METHOD")]
+    pub search: Option<SearchArg>,
+
+    /// Learned evaluator file (overrides engine.evaluator)
+    #[arg(long, global = true, value_name = "FILE")]
+    pub evaluator: Option<PathBuf>,
+
+    /// MCTS: stop playouts after N stones and score them by the evaluator; 0 = full playouts
+    /// (overrides search.playout_cutoff)
+    #[arg(long, global = true, value_name = "N")]
+    pub playout_cutoff: Option<u32>,
 
     /// More log detail on stderr: -v info, -vv debug, -vvv trace (RUST_LOG wins when set)
     #[arg(short, long, global = true, action = ArgAction::Count)]
@@ -95,6 +113,12 @@ pub enum Command {
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SearchArg {
+    Mcts,
+    Alphabeta,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LetterArg {
     Cloudict,
     Sau,
@@ -114,6 +138,18 @@ impl Cli {
         }
         if let Some(playouts) = self.playouts {
             config.search.playouts = playouts;
+        }
+        if let Some(search) = self.search {
+            config.engine.search = match search {
+                SearchArg::Mcts => SearchKind::Mcts,
+                SearchArg::Alphabeta => SearchKind::AlphaBeta,
+            };
+        }
+        if let Some(evaluator) = &self.evaluator {
+            config.engine.evaluator = evaluator.clone();
+        }
+        if let Some(cutoff) = self.playout_cutoff {
+            config.search.playout_cutoff = cutoff;
         }
         if let Some(Command::C6 {
             letters,

@@ -26,6 +26,7 @@ pub struct EngineConfig {
     pub time: TimeSection,
     pub c6: C6Section,
     pub search: SearchSection,
+    pub alphabeta: AlphaBetaSection,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -39,6 +40,19 @@ pub struct EngineSection {
     pub seed: u64,
     /// Resolved against the directory of the file that named it.
     pub weights: PathBuf,
+    /// Which search chooses the stones.
+    pub search: SearchKind,
+    /// The learned evaluator (`liuzi-train-eval`); empty = none. Resolved like `weights`.
+    pub evaluator: PathBuf,
+}
+
+/// The engine's search: `"mcts"` or `"alphabeta"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SearchKind {
+    Mcts,
+    #[serde(rename = "alphabeta")]
+    AlphaBeta,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -115,6 +129,22 @@ pub struct SearchSection {
     pub solver_verify_nodes: u64,
     pub solver_tree_nodes: u64,
     pub solver_tree_plies: u32,
+    /// Stones after which a playout stops and is scored by the evaluator; 0 = full playouts.
+    pub playout_cutoff: u32,
+}
+
+/// Alpha-beta parameters (`engine.search = "alphabeta"`); the search owns their meaning.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AlphaBetaSection {
+    /// Deepest iteration, in stones.
+    pub max_depth: u32,
+    /// Candidates per node, by Bradley-Terry weight.
+    pub width: u32,
+    pub root_width: u32,
+    pub hash_mb: usize,
+    /// Nodes per stone; 0 = by time only.
+    pub max_nodes: u64,
 }
 
 /// A configuration file that could not be used: which file, what is wrong.
@@ -213,6 +243,10 @@ impl EngineConfig {
         // "none" (no weights: the search's fallback knowledge) is a value, not a path.
         if config.engine.weights.is_relative() && config.engine.weights != Path::new("none") {
             config.engine.weights = base_dir.join(&config.engine.weights);
+        }
+        let evaluator = &config.engine.evaluator;
+        if !evaluator.as_os_str().is_empty() && evaluator.is_relative() {
+            config.engine.evaluator = base_dir.join(evaluator);
         }
         config.validate().map_err(error)?;
         Ok(config)
@@ -343,6 +377,9 @@ mod tests {
         assert_eq!(c.engine.board_size, 19);
         assert_eq!(c.engine.name, "Liuzi");
         assert_eq!(c.engine.weights, Path::new("engine-config/default.weights"));
+        assert_eq!(c.engine.evaluator, Path::new("engine-config/default.eval"));
+        assert_eq!(c.engine.search, SearchKind::Mcts);
+        assert_eq!(c.search.playout_cutoff, 0);
         assert_eq!(c.c6.letters, Letters::Cloudict);
         assert_eq!(c.search.exploration, 0.85);
         assert_eq!(c.search.prior_visits, 5000.0);
@@ -372,6 +409,7 @@ mod tests {
         assert_eq!(c.engine.threads, 3);
         assert_eq!(c.thread_count(), 3);
         assert_eq!(c.engine.weights, Path::new("/etc/liuzi/w.bin"));
+        assert_eq!(c.engine.evaluator, Path::new("/etc/liuzi/default.eval"));
         assert_eq!(c.c6.letters, Letters::Sau);
         assert_eq!(c.engine.board_size, 19);
         assert_eq!(c.time, EngineConfig::builtin().time);
@@ -401,6 +439,8 @@ mod tests {
             ),
             ("[time]\ndepth_turn_seconds = []\n", "at least one level"),
             ("[c6]\nletters = \"xyz\"\n", "my.toml: "),
+            ("[engine]\nsearch = \"minimax\"\n", "my.toml: "),
+            ("[alphabeta]\nwdth = 3\n", "unknown key `alphabeta.wdth`"),
             ("[engine\n", "my.toml: "),
         ];
         for (text, expected) in cases {

@@ -1,24 +1,40 @@
 //! The Monte-Carlo tree search as the engine's move generator.
 
+use super::alphabeta_generator::{build_alphabeta, load_evaluator};
 use super::{Analysis, ChildAnalysis, MoveGenerator, StoneBudget};
-use crate::config::EngineConfig;
+use crate::config::{EngineConfig, SearchKind};
+use crate::eval::Evaluator;
 use crate::rules::{Board, Point};
 use crate::search::{Limits, PolicyFactory, PositionFactory, Search, SearchParams, SimpleFactory};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The search the configuration asks for: Bradley-Terry knowledge from `engine.weights`. A
 /// weights file that is missing or cannot be used is an error naming the file (no silent
 /// fallback); `weights = "none"` asks for the self-contained fallback knowledge on purpose.
+/// With `search.playout_cutoff > 0`, playouts are scored by the evaluator of `engine.evaluator`.
+/// For `engine.search = "alphabeta"`, see [`build_alphabeta`].
 pub fn build_generator(config: &EngineConfig) -> Result<Box<dyn MoveGenerator>, String> {
+    if config.engine.search == SearchKind::AlphaBeta {
+        return build_alphabeta(config);
+    }
     let params = SearchParams::from_config(config)?;
+    let evaluator = match params.playout_cutoff {
+        0 => None,
+        _ => load_evaluator(config, "playouts run to the end (no cut-off)")?,
+    };
     let path = &config.engine.weights;
     if path.as_os_str() == NO_WEIGHTS {
         tracing::info!("search knowledge: built-in fallback (weights = \"none\")");
-        return Ok(Box::new(MctsGenerator::simple(params)));
+        return Ok(Box::new(
+            MctsGenerator::simple(params).with_evaluator(evaluator),
+        ));
     }
     let factory = PolicyFactory::load(path).map_err(|e| e.to_string())?;
     tracing::info!(weights = %path.display(), "search knowledge: Bradley-Terry gammas");
-    Ok(Box::new(MctsGenerator::new(params, factory)))
+    Ok(Box::new(
+        MctsGenerator::new(params, factory).with_evaluator(evaluator),
+    ))
 }
 
 /// The `engine.weights` value that selects the fallback knowledge instead of a file.
@@ -43,6 +59,12 @@ impl<F: PositionFactory> MctsGenerator<F> {
         MctsGenerator {
             search: Search::new(params, factory),
         }
+    }
+
+    /// Scores cut-off playouts with `evaluator` (see `search.playout_cutoff`).
+    pub fn with_evaluator(mut self, evaluator: Option<Arc<Evaluator>>) -> Self {
+        self.search.set_evaluator(evaluator);
+        self
     }
 
     pub fn search(&self) -> &Search<F> {

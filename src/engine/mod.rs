@@ -3,10 +3,12 @@
 //! Front-ends (GTP, Connect6 protocol) own an [`Engine`]: it keeps the game and the clock and
 //! asks its [`MoveGenerator`] — the search — for stones. Front-ends never see search internals.
 
+mod alphabeta_generator;
 mod analysis;
 mod clock;
 mod mcts_generator;
 
+pub use alphabeta_generator::{build_alphabeta, load_evaluator, AlphaBetaGenerator};
 pub use analysis::{Analysis, ChildAnalysis};
 pub use clock::{Clock, TimeLeft, TimePolicy, TimeSettings};
 pub use mcts_generator::{build_generator, MctsGenerator};

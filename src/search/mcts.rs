@@ -5,16 +5,18 @@ use super::expand::{child_list, earlier_siblings, expand, ExpandScratch};
 use super::node::Proof;
 use super::node::{Children, Expansion};
 use super::params::SearchParams;
-use super::playout::run_playout;
+use super::playout::{run_playout, Cutoff};
 use super::position::{PositionFactory, SearchPosition, SearchRng};
 use super::select::{select_child, NodeView};
 use super::solver_hooks::{self as hooks, RootPlan};
 use super::tree::{Tree, ROOT};
+use crate::eval::Evaluator;
 use crate::notation::format_gtp;
 use crate::rules::{Board, Color, GameResult, Point, Stage};
 use crate::tactics::{Solver, SolverLimits};
 use rand::SeedableRng;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What may stop one stone's search (the first limit reached wins).
@@ -96,6 +98,8 @@ pub struct Search<F: PositionFactory> {
     root_info: RootInfo,
     /// The threat solver of the root pre-pass.
     solver: Solver,
+    /// Scores cut-off playouts (`params.playout_cutoff`).
+    evaluator: Option<Arc<Evaluator>>,
 }
 
 /// State shared by the workers of one search.
@@ -110,6 +114,7 @@ struct Shared<'a> {
     start: Instant,
     deadline: Option<Instant>,
     max_playouts: Option<u64>,
+    cutoff: Option<Cutoff<'a>>,
 }
 
 impl Shared<'_> {
@@ -143,7 +148,13 @@ impl<F: PositionFactory> Search<F> {
             root_history: None,
             root_info: RootInfo::default(),
             solver: Solver::new(SolverLimits::default()),
+            evaluator: None,
         }
+    }
+
+    /// The evaluator that scores cut-off playouts; without one, playouts run to the end.
+    pub fn set_evaluator(&mut self, evaluator: Option<Arc<Evaluator>>) {
+        self.evaluator = evaluator;
     }
 
     pub fn params(&self) -> &SearchParams {
@@ -421,6 +432,14 @@ impl<F: PositionFactory> Search<F> {
             start,
             deadline: limits.time.map(|t| start + t),
             max_playouts,
+            cutoff: self
+                .evaluator
+                .as_deref()
+                .filter(|_| self.params.playout_cutoff > 0)
+                .map(|evaluator| Cutoff {
+                    stones: self.params.playout_cutoff,
+                    evaluator,
+                }),
         };
         let seed = self
             .params
@@ -500,8 +519,9 @@ impl<F: PositionFactory> Search<F> {
 }
 
 /// A stone that needs no search: a winning stone (one that completes the six at once when
-/// there is one), or the single stone that can meet the opponent's threat.
-fn forced_stone<P: SearchPosition>(pos: &P) -> Option<(Point, Decision)> {
+/// there is one), or the single stone that can meet the opponent's threat. Shared with the
+/// alpha-beta search.
+pub(crate) fn forced_stone<P: SearchPosition>(pos: &P) -> Option<(Point, Decision)> {
     let mut points = Vec::new();
     pos.winning_points(&mut points);
     if !points.is_empty() {
@@ -636,11 +656,11 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
                         &mut earlier,
                     );
                     if !expand(tree, params, node, &pos, &earlier, &mut scratch) {
-                        break run_playout(&mut pos, &mut rng, &mut stones);
+                        break run_playout(&mut pos, &mut rng, &mut stones, shared.cutoff.as_ref());
                     }
                     tree.children(node).expect("just published")
                 }
-                _ => break run_playout(&mut pos, &mut rng, &mut stones),
+                _ => break run_playout(&mut pos, &mut rng, &mut stones, shared.cutoff.as_ref()),
             };
             let stats = tree.edge(node).stats();
             let same_player = pos.board().stage() == Stage::Second;

@@ -12,7 +12,11 @@
 //!
 //! The search is generic over [`SearchPosition`]; [`SimplePosition`] is the self-contained
 //! fallback used without gammas.
+//!
+//! [`alphabeta`] holds the classical baseline: iterative-deepening alpha-beta over the same
+//! policy board, threat rules and time budgets.
 
+pub mod alphabeta;
 pub mod bench;
 mod expand;
 mod mcts;

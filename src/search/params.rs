@@ -54,6 +54,9 @@ pub struct SearchParams {
     pub reuse_tree: bool,
     /// The threat-space solver in the search (root pre-pass, proofs in the tree).
     pub solver: SolverParams,
+    /// Stones after which a playout stops and is scored by the evaluator (when the search has
+    /// one, see `Search::set_evaluator`); 0 = full playouts.
+    pub playout_cutoff: u32,
 }
 
 impl Default for SearchParams {
@@ -77,6 +80,7 @@ impl Default for SearchParams {
             early_stop: true,
             reuse_tree: true,
             solver: SolverParams::default(),
+            playout_cutoff: 0,
         }
     }
 }
@@ -126,6 +130,7 @@ impl SearchParams {
                 tree_nodes: s.solver_tree_nodes,
                 tree_plies: s.solver_tree_plies,
             },
+            playout_cutoff: s.playout_cutoff,
         };
         params.validate()?;
         Ok(params)

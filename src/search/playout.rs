@@ -2,8 +2,32 @@
 //! weights (design.md A2 "forced replies", A4).
 
 use super::position::{SearchPosition, SearchRng};
+use crate::eval::Evaluator;
 use crate::rules::{GameResult, Point};
 use rand::Rng;
+
+/// A playout cut-off (`search.playout_cutoff`): after `stones` stones the playout stops, and its
+/// result is a win for the side to move with the evaluator's win probability (a loss
+/// otherwise), so the tree's integer statistics stay unbiased.
+pub(crate) struct Cutoff<'a> {
+    pub stones: u32,
+    pub evaluator: &'a Evaluator,
+}
+
+impl Cutoff<'_> {
+    fn result<P: SearchPosition>(&self, pos: &P, rng: &mut SearchRng) -> GameResult {
+        let p = match pos.patterns() {
+            Some(pb) => self.evaluator.win_probability(pb),
+            None => self.evaluator.win_probability_of_board(pos.board()),
+        };
+        let me = pos.board().to_move();
+        if rng.gen::<f64>() < p {
+            GameResult::Win(me)
+        } else {
+            GameResult::Win(me.opponent())
+        }
+    }
+}
 
 /// The stone a playout places next, or `None` when no empty point is left.
 ///
@@ -49,19 +73,27 @@ fn best_block<P: SearchPosition>(pos: &P, blocks: &[Point], rng: &mut SearchRng)
     best
 }
 
-/// Plays `pos` out to a six or a full board and returns the result.
+/// Plays `pos` out to a six or a full board, or to the `cutoff`, and returns the result.
 pub(crate) fn run_playout<P: SearchPosition>(
     pos: &mut P,
     rng: &mut SearchRng,
     scratch: &mut Vec<Point>,
+    cutoff: Option<&Cutoff>,
 ) -> GameResult {
+    let mut played = 0;
     loop {
         let result = pos.board().result();
         if result != GameResult::Ongoing {
             return result;
         }
+        if let Some(c) = cutoff.filter(|c| played >= c.stones) {
+            return c.result(pos, rng);
+        }
         match playout_stone(pos, rng, scratch) {
-            Some(p) => pos.play(p),
+            Some(p) => {
+                pos.play(p);
+                played += 1;
+            }
             None => return GameResult::Draw,
         }
     }
@@ -92,7 +124,7 @@ mod tests {
         let mut scratch = Vec::new();
         for _ in 0..50 {
             let mut pos = SimplePosition::new(&board_of(&[p(9, 9)]));
-            let r = run_playout(&mut pos, &mut rng, &mut scratch);
+            let r = run_playout(&mut pos, &mut rng, &mut scratch, None);
             assert_eq!(r, pos.board().result());
             assert_ne!(r, GameResult::Ongoing);
         }
@@ -119,7 +151,7 @@ mod tests {
         for _ in 0..20 {
             let mut pos = SimplePosition::new(&b);
             assert_eq!(
-                run_playout(&mut pos, &mut rng, &mut scratch),
+                run_playout(&mut pos, &mut rng, &mut scratch, None),
                 GameResult::Win(Color::Black)
             );
             assert_eq!(pos.board().stone_count(), b.stone_count() + 2);

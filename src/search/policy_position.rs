@@ -2,6 +2,7 @@
 //! playouts from the trained gammas (design.md A1, A4).
 
 use super::position::{PositionFactory, SearchPosition, SearchRng};
+use crate::patterns::PatternBoard;
 use crate::policy::{Gammas, PolicyBoard, WeightsError};
 use crate::rules::{Board, Point};
 use std::path::Path;
@@ -59,6 +60,10 @@ impl SearchPosition for PolicyPosition {
 
     fn sample_playout_stone(&mut self, rng: &mut SearchRng) -> Option<Point> {
         self.0.sample(rng)
+    }
+
+    fn patterns(&self) -> Option<&PatternBoard> {
+        Some(self.0.features().patterns())
     }
 }
 

@@ -1,6 +1,7 @@
 //! What the search needs from a position: the seam between the tree search and the move
 //! knowledge (the Bradley-Terry policy board, or the self-contained fallback).
 
+use crate::patterns::PatternBoard;
 use crate::rules::{Board, Point};
 
 /// The random generator of every search thread (seeded per thread for determinism).
@@ -34,6 +35,12 @@ pub trait SearchPosition: Clone + Send {
     /// A roulette-wheel draw among the empty cells by playout weight; `None` when no empty cell
     /// remains.
     fn sample_playout_stone(&mut self, rng: &mut SearchRng) -> Option<Point>;
+
+    /// The position's incremental pattern state, if it keeps one (the evaluator of a playout
+    /// cut-off reads it; without it the evaluator rebuilds it from the board).
+    fn patterns(&self) -> Option<&PatternBoard> {
+        None
+    }
 }
 
 /// Builds positions from boards; owns whatever knowledge they share (e.g. the gammas).

@@ -1,0 +1,470 @@
+//! The searcher: iterative deepening over a negamax alpha-beta with one stone per ply.
+//!
+//! The side to move changes only after a turn's second stone, so a child's score keeps its sign
+//! (and the window stays) when the same player places the next stone, and is negated (with the
+//! window flipped) when the opponent does — the alpha-beta form of the MCTS backup rule.
+//!
+//! Rules shared with the MCTS (design.md A2): at the root, a stone that wins, or the single
+//! stone that meets a six-threat, is played without search; inside the tree, a position where
+//! the side to move completes a six this turn is a win, one where the opponent has more
+//! threats than the side to move has stones left is a loss, and a position under threat
+//! searches only the blocking stones.
+
+use super::leaf::LeafEvaluator;
+use super::order::ordered_moves;
+use super::params::AlphaBetaParams;
+use super::score::{self, Score, INFINITY};
+use super::tt::{Bound, Entry, TranspositionTable};
+use crate::notation::format_gtp;
+use crate::patterns::stones_left;
+use crate::policy::{Gammas, PolicyBoard};
+use crate::rules::{Board, GameResult, Point};
+use crate::search::mcts::forced_stone;
+use crate::search::{Decision, PolicyFactory, PositionFactory};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// What may stop one stone's search (the first reached wins; `None` everywhere = the
+/// parameters' depth and node limits only).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct AbLimits {
+    pub time: Option<Duration>,
+    pub nodes: Option<u64>,
+    /// Deepest iteration, overriding `max_depth` when smaller.
+    pub depth: Option<u32>,
+}
+
+/// One root stone after the last completed iteration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RootMove {
+    pub point: Point,
+    /// Bradley-Terry probability among the root's candidates.
+    pub prior: f32,
+    /// Its score (a bound for stones searched after a better one).
+    pub score: Score,
+    /// Nodes its subtree took.
+    pub nodes: u64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct AbOutcome {
+    pub best: Point,
+    pub decision: Decision,
+    /// Deepest completed iteration, in stones (0 for a stone chosen without search).
+    pub depth: u32,
+    pub score: Score,
+    /// P(win) the score stands for, for the side to move.
+    pub win_rate: f32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// Principal variation from the transposition table, starting with `best`.
+    pub pv: Vec<Point>,
+    pub root: Vec<RootMove>,
+}
+
+impl AbOutcome {
+    pub fn nodes_per_second(&self) -> f64 {
+        self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// Iterative-deepening alpha-beta over the Bradley-Terry policy board.
+pub struct AlphaBeta {
+    params: AlphaBetaParams,
+    gammas: Arc<Gammas>,
+    leaf: LeafEvaluator,
+    tt: TranspositionTable,
+    last_root: Vec<RootMove>,
+    /// Stones on the board and P(m) of every candidate at the last search's root.
+    last_stone_count: usize,
+    last_policy: Vec<(Point, f32)>,
+}
+
+/// The state of one search.
+struct Worker<'a> {
+    pb: PolicyBoard,
+    tt: &'a mut TranspositionTable,
+    leaf: &'a LeafEvaluator,
+    width: usize,
+    nodes: u64,
+    deadline: Option<Instant>,
+    max_nodes: Option<u64>,
+    aborted: bool,
+    /// Move lists, one per ply (reused).
+    buffers: Vec<Vec<(u16, f64)>>,
+}
+
+/// How often (in nodes) the clock is read.
+const CLOCK_INTERVAL: u64 = 512;
+/// An iteration is not started once this share of the time is gone: it would not finish.
+const NEXT_ITERATION_SHARE: f64 = 0.45;
+
+impl AlphaBeta {
+    pub fn new(params: AlphaBetaParams, gammas: Arc<Gammas>, leaf: LeafEvaluator) -> AlphaBeta {
+        let tt = TranspositionTable::new(params.hash_mb);
+        AlphaBeta {
+            params,
+            gammas,
+            leaf,
+            tt,
+            last_root: Vec::new(),
+            last_stone_count: 0,
+            last_policy: Vec::new(),
+        }
+    }
+
+    pub fn params(&self) -> &AlphaBetaParams {
+        &self.params
+    }
+
+    pub fn leaf(&self) -> &LeafEvaluator {
+        &self.leaf
+    }
+
+    /// Forgets the transposition table (new game, takeback).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.last_root.clear();
+    }
+
+    /// The root stones of the last search (empty when the stone was forced).
+    pub fn last_root(&self) -> &[RootMove] {
+        &self.last_root
+    }
+
+    /// Stones on the board at the last search's root.
+    pub fn last_stone_count(&self) -> usize {
+        self.last_stone_count
+    }
+
+    /// P(m) of every candidate at the last search's root.
+    pub fn last_policy(&self) -> &[(Point, f32)] {
+        &self.last_policy
+    }
+
+    /// P(m) of every candidate stone of the side to move on `board`.
+    pub fn policy(&self, board: &Board) -> Vec<(Point, f32)> {
+        policy_of(&PolicyBoard::new(board, Arc::clone(&self.gammas)))
+    }
+
+    /// Chooses a stone for the side to move. `None` only when the game is over.
+    pub fn think(&mut self, board: &Board, limits: AbLimits) -> Option<AbOutcome> {
+        if board.is_over() || board.legal_points().next().is_none() {
+            return None;
+        }
+        let start = Instant::now();
+        let root = PolicyFactory::new(Arc::clone(&self.gammas)).position(board);
+        self.last_stone_count = board.stone_count();
+        self.last_policy = policy_of(root.policy_board());
+        self.last_root.clear();
+        if let Some((best, decision)) = forced_stone(&root) {
+            let outcome = AbOutcome {
+                best,
+                decision,
+                depth: 0,
+                score: if decision == Decision::Win {
+                    score::win_in(1)
+                } else {
+                    0
+                },
+                win_rate: if decision == Decision::Win { 1.0 } else { 0.5 },
+                nodes: 0,
+                elapsed: start.elapsed(),
+                pv: vec![best],
+                root: Vec::new(),
+            };
+            log_summary(board, &outcome);
+            return Some(outcome);
+        }
+        self.tt.next_generation();
+        let max_nodes = match (limits.nodes, self.params.max_nodes) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let max_depth = limits
+            .depth
+            .map_or(self.params.max_depth, |d| d.min(self.params.max_depth))
+            .max(1);
+        let mut worker = Worker {
+            pb: root.policy_board().clone(),
+            tt: &mut self.tt,
+            leaf: &self.leaf,
+            width: self.params.width as usize,
+            nodes: 0,
+            deadline: limits.time.map(|t| start + t),
+            max_nodes,
+            aborted: false,
+            buffers: Vec::new(),
+        };
+        let mut moves = Vec::new();
+        ordered_moves(
+            &worker.pb,
+            self.params.root_width as usize,
+            None,
+            &mut moves,
+        );
+        let mut root_moves: Vec<RootMove> = moves
+            .iter()
+            .map(|&(cell, _)| {
+                let point = Point::from_index(cell as usize, board.size());
+                RootMove {
+                    point,
+                    prior: worker.pb.probability(point) as f32,
+                    score: -INFINITY,
+                    nodes: 0,
+                }
+            })
+            .collect();
+        let mut completed: Option<(u32, Score, Vec<RootMove>)> = None;
+        for depth in 1..=max_depth {
+            let Some(best) = worker.search_root(depth, &mut root_moves) else {
+                break;
+            };
+            completed = Some((depth, best, root_moves.clone()));
+            let used = start.elapsed();
+            let out_of_time = limits
+                .time
+                .is_some_and(|t| used.as_secs_f64() > NEXT_ITERATION_SHARE * t.as_secs_f64());
+            if score::is_decisive(best) || out_of_time {
+                break;
+            }
+        }
+        let nodes = worker.nodes;
+        let (depth, best_score, ranked) = completed.unwrap_or_else(|| {
+            // Not even depth 1 finished: take the policy's favourite.
+            (0, 0, root_moves.clone())
+        });
+        let best = ranked[0].point;
+        let pv = principal_variation(&mut worker.pb, worker.tt, best, depth.max(1) as usize);
+        let outcome = AbOutcome {
+            best,
+            decision: Decision::Searched,
+            depth,
+            score: best_score,
+            win_rate: score::to_probability(best_score) as f32,
+            nodes,
+            elapsed: start.elapsed(),
+            pv,
+            root: ranked.clone(),
+        };
+        self.last_root = ranked;
+        log_summary(board, &outcome);
+        Some(outcome)
+    }
+}
+
+impl Worker<'_> {
+    fn check_limits(&mut self) {
+        if self.max_nodes.is_some_and(|m| self.nodes >= m) {
+            self.aborted = true;
+        }
+        if self.nodes.is_multiple_of(CLOCK_INTERVAL)
+            && self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.aborted = true;
+        }
+    }
+
+    /// Searches every root stone to `depth`; ranks them best first. `None` when a limit cut
+    /// the iteration short (its partial result is dropped: the previous iteration stands).
+    fn search_root(&mut self, depth: u32, root_moves: &mut [RootMove]) -> Option<Score> {
+        let mover = self.pb.board().to_move();
+        let size = self.pb.board().size();
+        let mut alpha = -INFINITY;
+        let mut best = -INFINITY;
+        let mut best_cell = None;
+        for rm in root_moves.iter_mut() {
+            let before = self.nodes;
+            self.pb
+                .play(rm.point)
+                .expect("root stones are empty points");
+            let same = self.pb.board().to_move() == mover;
+            let v = if same {
+                self.negamax(depth - 1, alpha, INFINITY, 1)
+            } else {
+                -self.negamax(depth - 1, -INFINITY, -alpha, 1)
+            };
+            self.pb.undo();
+            if self.aborted {
+                return None;
+            }
+            rm.score = v;
+            rm.nodes = self.nodes - before;
+            if v > best {
+                best = v;
+                best_cell = Some(rm.point.index(size) as u16);
+                alpha = alpha.max(v);
+            }
+        }
+        // Best first; a stable sort keeps the previous order among equal scores.
+        root_moves.sort_by(|a, b| b.score.cmp(&a.score));
+        let key = self.pb.board().hash();
+        self.tt.store(
+            key,
+            Entry {
+                score: score::to_table(best, 0),
+                best: best_cell,
+                depth,
+                bound: Bound::Exact,
+            },
+        );
+        Some(best)
+    }
+
+    fn leaf_score(&self) -> Score {
+        score::from_probability(self.leaf.win_probability(self.pb.features().patterns()))
+    }
+
+    fn negamax(&mut self, depth: u32, mut alpha: Score, beta: Score, ply: u32) -> Score {
+        self.nodes += 1;
+        self.check_limits();
+        if self.aborted {
+            return 0;
+        }
+        let board = self.pb.board();
+        match board.result() {
+            GameResult::Win(c) if c == board.to_move() => return score::win_in(ply),
+            GameResult::Win(_) => return -score::win_in(ply),
+            GameResult::Draw => return 0,
+            GameResult::Ongoing => {}
+        }
+        let left = stones_left(board) as u32;
+        if !self.pb.winning_points().is_empty() {
+            return score::win_in(ply + left);
+        }
+        let opponent = board.to_move().opponent();
+        if self.pb.features().patterns().threat_count(opponent) > left {
+            return -score::win_in(ply + left + 2);
+        }
+        if depth == 0 {
+            return self.leaf_score();
+        }
+        let key = board.hash();
+        let mover = board.to_move();
+        let mut hint = None;
+        if let Some(e) = self.tt.probe(key) {
+            hint = e.best;
+            if e.depth >= depth {
+                let s = score::from_table(e.score, ply);
+                match e.bound {
+                    Bound::Exact => return s,
+                    Bound::Lower if s >= beta => return s,
+                    Bound::Upper if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+        let slot = ply as usize;
+        if self.buffers.len() <= slot {
+            self.buffers.resize_with(slot + 1, Vec::new);
+        }
+        let mut moves = std::mem::take(&mut self.buffers[slot]);
+        ordered_moves(&self.pb, self.width, hint, &mut moves);
+        let size = self.pb.board().size();
+        let alpha0 = alpha;
+        let mut best = -INFINITY;
+        let mut best_cell = None;
+        for &(cell, _) in &moves {
+            self.pb
+                .play(Point::from_index(cell as usize, size))
+                .expect("ordered moves are empty points");
+            let same = self.pb.board().to_move() == mover;
+            let v = if same {
+                self.negamax(depth - 1, alpha, beta, ply + 1)
+            } else {
+                -self.negamax(depth - 1, -beta, -alpha, ply + 1)
+            };
+            self.pb.undo();
+            if self.aborted {
+                break;
+            }
+            if v > best {
+                best = v;
+                best_cell = Some(cell);
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let no_moves = moves.is_empty();
+        self.buffers[slot] = moves;
+        if self.aborted {
+            return 0;
+        }
+        if no_moves {
+            // Only a full board leaves nothing to play: a draw.
+            return 0;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            Entry {
+                score: score::to_table(best, ply),
+                best: best_cell,
+                depth,
+                bound,
+            },
+        );
+        best
+    }
+}
+
+fn policy_of(pb: &PolicyBoard) -> Vec<(Point, f32)> {
+    pb.board()
+        .legal_points()
+        .map(|p| (p, pb.probability(p) as f32))
+        .filter(|x| x.1 > 0.0)
+        .collect()
+}
+
+/// The best stones the table remembers from the root, starting with `first`.
+fn principal_variation(
+    pb: &mut PolicyBoard,
+    tt: &TranspositionTable,
+    first: Point,
+    max_len: usize,
+) -> Vec<Point> {
+    let size = pb.board().size();
+    let mut pv = vec![first];
+    pb.play(first).expect("the chosen stone is empty");
+    while pv.len() < max_len && !pb.board().is_over() {
+        let Some(cell) = tt.probe(pb.board().hash()).and_then(|e| e.best) else {
+            break;
+        };
+        let p = Point::from_index(cell as usize, size);
+        if pb.play(p).is_err() {
+            break;
+        }
+        pv.push(p);
+    }
+    for _ in 0..pv.len() {
+        pb.undo();
+    }
+    pv
+}
+
+fn log_summary(board: &Board, o: &AbOutcome) {
+    let pv: Vec<String> = o.pv.iter().map(|&p| format_gtp(p)).collect();
+    tracing::info!(
+        "stone {} {} {}: {:?}, alpha-beta depth {}, {} nodes ({:.0}/s), score {} (win {:.1}%), pv {}",
+        board.stone_count() + 1,
+        board.to_move(),
+        format_gtp(o.best),
+        o.decision,
+        o.depth,
+        o.nodes,
+        o.nodes_per_second(),
+        o.score,
+        100.0 * o.win_rate,
+        pv.join(" ")
+    );
+}
