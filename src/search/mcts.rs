@@ -226,7 +226,17 @@ impl<F: PositionFactory> Search<F> {
             return Some(outcome);
         }
         let plan = if self.params.solver.enabled {
-            hooks::root_plan(&mut self.solver, board, &self.params.solver, limits.time)
+            let playouts = match (limits.playouts, self.params.playouts_per_stone) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            hooks::root_plan(
+                &mut self.solver,
+                board,
+                &self.params.solver,
+                limits.time,
+                playouts,
+            )
         } else {
             RootPlan::Free
         };

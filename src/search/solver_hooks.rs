@@ -50,6 +50,10 @@ impl Default for SolverParams {
 const MAX_VERIFICATIONS: usize = 48;
 /// Share of a stone's time the root pre-pass may spend on each solve.
 const ROOT_TIME_SHARE: u32 = 8;
+/// With a playout limit, the root pre-pass places at most this many stones per playout in each
+/// of its solves and in its verifications together (a solver node costs about a microsecond, a
+/// playout a few hundred), so small fixed budgets stay small.
+const NODES_PER_PLAYOUT: u64 = 20;
 
 /// What the root pre-pass decided.
 #[derive(Clone, Debug, PartialEq)]
@@ -67,14 +71,17 @@ pub(crate) enum RootPlan {
 
 /// The root pre-pass for the side to move on `board` (not over, no immediate win or forced
 /// single block: those come first).
+/// `time` and `playouts` are the stone's limits.
 pub(crate) fn root_plan(
     solver: &mut Solver,
     board: &Board,
     params: &SolverParams,
     time: Option<Duration>,
+    playouts: Option<u64>,
 ) -> RootPlan {
+    let budget = playouts.map_or(u64::MAX, |n| n.saturating_mul(NODES_PER_PLAYOUT).max(1));
     solver.limits = SolverLimits {
-        max_nodes: params.root_nodes,
+        max_nodes: params.root_nodes.min(budget),
         max_time: time.map(|t| t / ROOT_TIME_SHARE),
         ..SolverLimits::default()
     };
@@ -83,8 +90,12 @@ pub(crate) fn root_plan(
         tracing::info!(depth = proof.depth, "solver: VCDT {}", line.join(" "));
         return RootPlan::Play(proof.stones[0]);
     }
+    let verify_nodes = params
+        .verify_nodes
+        .min(budget / MAX_VERIFICATIONS as u64)
+        .max(1);
     let limits = DefenceLimits {
-        verify_nodes: params.verify_nodes,
+        verify_nodes,
         max_verifications: MAX_VERIFICATIONS,
         max_time: time.map(|t| t / ROOT_TIME_SHARE),
     };
@@ -369,7 +380,7 @@ mod tests {
         // The plan: j10 allowed, the zone's other cells proven lost.
         let mut solver = Solver::new(SolverLimits::default());
         let RootPlan::Restrict { allowed, lost } =
-            root_plan(&mut solver, &b, &SolverParams::default(), None)
+            root_plan(&mut solver, &b, &SolverParams::default(), None, None)
         else {
             panic!("White faces a threat sequence");
         };
