@@ -165,7 +165,10 @@ mod tests {
         // A missing file is an error like a broken one; "none" asks for the fallback.
         config.engine.weights = "/nonexistent/liuzi.weights".into();
         let err = build_generator(&config).err().unwrap();
-        assert!(err.contains("/nonexistent/liuzi.weights") && err.contains("missing"), "{err}");
+        assert!(
+            err.contains("/nonexistent/liuzi.weights") && err.contains("missing"),
+            "{err}"
+        );
         config.engine.weights = NO_WEIGHTS.into();
         assert!(build_generator(&config).is_ok());
         let dir = std::env::temp_dir().join(format!("liuzi-gen-{}", std::process::id()));

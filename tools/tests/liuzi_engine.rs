@@ -37,7 +37,9 @@ fn liuzi_binary() -> PathBuf {
 #[test]
 fn liuzi_plays_clean_games_in_every_protocol() {
     let liuzi = liuzi_binary();
-    let liuzi = liuzi.to_str().unwrap();
+    // The shipped configuration by path: the binary may live in any CARGO_TARGET_DIR.
+    let config = concat!(env!("CARGO_MANIFEST_DIR"), "/../engine-config/default.toml");
+    let liuzi = format!("{} --config {config}", liuzi.to_str().unwrap());
     let dir = tempfile::tempdir().unwrap();
     // Small fixed playout budgets on one thread keep the games quick and reproducible; the
     // three engines differ in budget and seed.
