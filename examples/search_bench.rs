@@ -1,8 +1,27 @@
-//! Runs the search bench until `liuzi bench` is wired: `cargo run --release --example search_bench -- [THREADS]`.
+//! The search bench with other knowledge or work than `liuzi bench`:
+//! `cargo run --release --example search_bench -- THREADS [simple|uniform|WEIGHTS_FILE] [PLAYOUTS]`
+//! (`uniform` = the Bradley-Terry policy board with all gammas 1).
+
+use liuzi::policy::Gammas;
+use liuzi::search::bench::{bench_params, run_bench_with};
+use liuzi::search::{PolicyFactory, SimpleFactory};
+use std::sync::Arc;
+
 fn main() {
-    let threads = std::env::args()
-        .nth(1)
-        .map(|t| t.parse().expect("thread count"))
-        .unwrap_or(1);
-    print!("{}", liuzi::search::bench::run_bench(threads).text);
+    let args: Vec<String> = std::env::args().collect();
+    let threads = args.get(1).map_or(1, |t| t.parse().expect("thread count"));
+    let knowledge = args.get(2).map_or("simple", String::as_str);
+    let mut params = bench_params(threads);
+    if let Some(n) = args.get(3) {
+        params.playouts_per_stone = Some(n.parse().expect("playouts"));
+    }
+    let report = match knowledge {
+        "simple" => run_bench_with(SimpleFactory, params),
+        "uniform" => run_bench_with(PolicyFactory::new(Arc::new(Gammas::uniform())), params),
+        path => run_bench_with(
+            PolicyFactory::load(std::path::Path::new(path)).unwrap_or_else(|e| panic!("{e}")),
+            params,
+        ),
+    };
+    print!("{}", report.text);
 }

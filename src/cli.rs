@@ -101,6 +101,15 @@ pub enum Command {
         #[arg(long)]
         emit: bool,
     },
+    /// Benchmark: run the VCDT solver over the built-in regression positions, report nodes/s
+    BenchSolver {
+        /// Node limit of each solve
+        #[arg(long, default_value_t = 30_000)]
+        nodes: u64,
+        /// Times through the positions
+        #[arg(long, default_value_t = 5)]
+        repeat: usize,
+    },
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]

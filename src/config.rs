@@ -123,6 +123,12 @@ pub struct SearchSection {
     pub max_nodes: usize,
     pub early_stop: bool,
     pub reuse_tree: bool,
+    /// The threat-space solver (tactics) in the search.
+    pub solver: bool,
+    pub solver_root_nodes: u64,
+    pub solver_verify_nodes: u64,
+    pub solver_tree_nodes: u64,
+    pub solver_tree_plies: u32,
     /// Stones after which a playout stops and is scored by the evaluator; 0 = full playouts.
     pub playout_cutoff: u32,
 }

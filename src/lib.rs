@@ -1,7 +1,7 @@
 //! Liuzi (六子): a Connect6 engine.
 //!
 //! Layers, each depending only on those before it:
-//! `rules` -> `patterns` -> `policy` -> `eval` -> `search` -> `engine` -> `protocol`.
+//! `rules` -> `patterns` -> `policy` -> (`tactics`, `eval`) -> `search` -> `engine` -> `protocol`.
 //! `notation`, `records` and `config` sit beside them and depend only on `rules`.
 
 pub mod config;
@@ -14,3 +14,4 @@ pub mod protocol;
 pub mod records;
 pub mod rules;
 pub mod search;
+pub mod tactics;

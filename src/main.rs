@@ -41,6 +41,7 @@ fn run(cli: &Cli) -> Result<(), String> {
         Command::BenchRuler { replays, emit } => {
             return bench_ruler(engine, &config, replays, emit)
         }
+        Command::BenchSolver { nodes, repeat } => return bench_solver(nodes, repeat),
         Command::Bench => {
             // Fixed work, one fresh search per position: 1 thread unless --threads says more.
             let report = liuzi::search::bench::run_bench(cli.threads.unwrap_or(1).max(1));
@@ -108,6 +109,26 @@ fn bench_ruler(
     if replies.errors != replays / 10 {
         return Err("unexpected error replies in the storm".to_string());
     }
+    Ok(())
+}
+
+/// Times the VCDT solver on the regression suite's positions (see `liuzi::tactics::bench`).
+fn bench_solver(nodes: u64, repeat: usize) -> Result<(), String> {
+    let limits = liuzi::tactics::SolverLimits {
+        max_nodes: nodes,
+        ..Default::default()
+    };
+    let report = liuzi::tactics::bench(&limits, repeat);
+    println!(
+        "solver: {} solves ({} wins, {} without a VCDT, {} unknown), {nodes} nodes at most each",
+        report.positions, report.wins, report.no_vcdt, report.unknown
+    );
+    println!(
+        "nodes:  {} in {:.3} s, {:.0} nodes/s",
+        report.nodes,
+        report.seconds,
+        report.nodes_per_second()
+    );
     Ok(())
 }
 

@@ -77,10 +77,7 @@ fn gogui_session_transcript() {
             line("known_command gogui-rules_side_to_move"),
             Exact("= true"),
         ),
-        (
-            line("known_command gogui-analyze_commands"),
-            Exact("= false"),
-        ),
+        (line("known_command gogui-interrupt"), Exact("= false")),
         (line("gogui-rules_game_id"), Exact("= Connect6")),
         (line("boardsize 19"), Exact("=")),
         (line("clear_board"), Exact("=")),
@@ -295,4 +292,57 @@ fn eof_without_quit_exits_cleanly() {
     let empty = run_liuzi(&[], b"");
     assert!(empty.success);
     assert_eq!(empty.stdout, "");
+}
+
+/// GoGui analyze commands: listed, refused before any search, then drawn from the last search.
+#[test]
+fn analyze_commands_draw_policy_visits_and_win_rates() {
+    let input = b"gogui-analyze_commands\nliuzi-visits\nplay b K10\nliuzi-policy\ngenmove w\nliuzi-visits\nliuzi-winrates\n";
+    let run = run_liuzi(
+        &["gtp", "--threads", "1", "--seed", "3", "--playouts", "300"],
+        input,
+    );
+    assert!(run.success, "{}", run.stderr);
+    let replies = gtp_replies(&run.stdout);
+    assert_eq!(replies.len(), 7, "{replies:?}");
+    assert!(
+        replies[0].contains("gfx/Policy P(m) heat map/liuzi-policy"),
+        "{}",
+        replies[0]
+    );
+    assert!(replies[1].starts_with("? no search yet"), "{}", replies[1]);
+    let policy = &replies[3];
+    assert!(policy.starts_with("= INFLUENCE "), "{policy}");
+    assert!(
+        !policy.contains("K10 "),
+        "the occupied point has no policy: {policy}"
+    );
+    let visits = &replies[5];
+    assert!(
+        visits.starts_with("= LABEL ") && visits.contains("visits at the root"),
+        "{visits}"
+    );
+    // Each labelled child's visits add up to the root total the TEXT line reports.
+    let words: Vec<&str> = visits
+        .lines()
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .skip(2)
+        .collect();
+    let labelled: u32 = words
+        .chunks(2)
+        .map(|pair| pair[1].parse::<u32>().unwrap())
+        .sum();
+    let total: u32 = visits
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(labelled, total);
+    assert!(replies[6].starts_with("= INFLUENCE "), "{}", replies[6]);
 }

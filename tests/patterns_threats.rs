@@ -205,3 +205,105 @@ fn incremental_state_matches_scratch_and_brute_force() {
         "too few positions with threats: {positions_with_threats}"
     );
 }
+
+/// Empty cells of the windows holding at least `min` stones of `colour` and none of the other,
+/// by scanning every window of the board.
+fn brute_potential(board: &Board, colour: Color, min: usize) -> CellSet {
+    let size = board.size();
+    let mut set = CellSet::new();
+    for i in 0..size * size {
+        let p = Point::from_index(i, size);
+        for &(dc, dr) in liuzi::rules::DIRECTIONS.iter() {
+            let cells: Option<Vec<Point>> = (0..WIN_LENGTH as i32)
+                .map(|k| p.offset(dc, dr, k, size))
+                .collect();
+            let Some(cells) = cells else { continue };
+            let mine = cells
+                .iter()
+                .filter(|&&q| board.get(q) == Some(colour))
+                .count();
+            let theirs = cells
+                .iter()
+                .filter(|&&q| board.get(q) == Some(colour.opponent()))
+                .count();
+            if mine >= min && theirs == 0 {
+                for q in cells.iter().filter(|&&q| board.get(q).is_none()) {
+                    set.insert(q.index(size));
+                }
+            }
+        }
+    }
+    set
+}
+
+#[test]
+fn live_windows_potential_and_blocking_cells_match_brute_force() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    let size = 9;
+    let mut with_threats = 0;
+    for _game in 0..30 {
+        let mut pb = PatternBoard::new(Board::new(size).unwrap());
+        for _step in 0..80 {
+            if pb.board().stone_count() > 0 && (pb.board().is_over() || rng.gen_bool(0.2)) {
+                pb.undo().unwrap();
+            } else {
+                let legal: Vec<Point> = pb.board().legal_points().collect();
+                pb.play(legal[rng.gen_range(0..legal.len())]).unwrap();
+            }
+            let b = pb.board();
+            let w = pb.windows();
+            for colour in [Color::Black, Color::White] {
+                for min in 2..=4u8 {
+                    let expected = brute_potential(b, colour, min as usize);
+                    assert_eq!(w.potential_cells(b, colour, min), expected);
+                    let mut live = 0;
+                    for id in w.live_windows(colour, min) {
+                        assert!(w.count(id, colour) >= min && w.count(id, colour.opponent()) == 0);
+                        live += 1;
+                    }
+                    let expected_live = (0..w.counts().len())
+                        .filter(|&id| {
+                            w.count(id, colour) >= min && w.count(id, colour.opponent()) == 0
+                        })
+                        .count();
+                    assert_eq!(live, expected_live);
+                    assert_eq!(w.live_window_count(colour, min) as usize, live);
+                }
+                // Blocking cells for an explicit attacker, whoever is to move: the cells whose
+                // stone lowers the attacker's exact threat count by one. (A finished six has no
+                // empty cell to block.)
+                if b.is_over() {
+                    continue;
+                }
+                let t = w.threat_count(b, colour);
+                if t == 0 || t > 4 {
+                    assert!(t > 4 || w.blocking_cells(b, colour).is_empty());
+                    continue;
+                }
+                with_threats += 1;
+                let get = |q: Point| b.get(q);
+                assert_eq!(t, brute_threats(size, &get, colour));
+                let expected: CellSet = b
+                    .points()
+                    .filter(|&q| b.get(q).is_none())
+                    .filter(|&q| {
+                        let with_q = |r: Point| {
+                            if r == q {
+                                Some(colour.opponent())
+                            } else {
+                                b.get(r)
+                            }
+                        };
+                        brute_threats(size, &with_q, colour) + 1 == t
+                    })
+                    .map(|q| q.index(size))
+                    .collect();
+                assert_eq!(w.blocking_cells(b, colour), expected, "{:?}", b.history());
+            }
+        }
+    }
+    assert!(
+        with_threats > 100,
+        "too few positions with threats: {with_threats}"
+    );
+}

@@ -26,6 +26,8 @@ pub struct PatternBoard {
     geometry: &'static Geometry,
     /// `keys[cell * 4 + dir]`.
     keys: Vec<u32>,
+    /// Stone code per cell (0 empty), to answer "occupied?" by flat index.
+    stones: Vec<u8>,
     windows: ThreatWindows,
 }
 
@@ -35,6 +37,7 @@ impl PatternBoard {
         let mut pb = PatternBoard {
             geometry,
             keys: geometry.initial_keys.clone(),
+            stones: vec![0; geometry.area()],
             windows: ThreatWindows::new(board.size()),
             board: Board::new(board.size()).expect("size of an existing board"),
         };
@@ -54,6 +57,12 @@ impl PatternBoard {
 
     pub fn windows(&self) -> &ThreatWindows {
         &self.windows
+    }
+
+    /// Whether the cell with flat index `cell` holds a stone.
+    #[inline]
+    pub fn is_occupied(&self, cell: usize) -> bool {
+        self.stones[cell] != 0
     }
 
     /// The line key of `cell` in direction `dir` (index into `rules::DIRECTIONS`).
@@ -79,6 +88,7 @@ impl PatternBoard {
         let colour = self.board.to_move();
         self.board.play(p)?;
         let cell = p.index(self.board.size());
+        self.stones[cell] = stone_code(colour) as u8;
         self.toggle(cell, colour);
         self.windows.place(cell, colour);
         Ok(())
@@ -89,6 +99,7 @@ impl PatternBoard {
         let p = self.board.undo()?;
         let colour = self.board.to_move();
         let cell = p.index(self.board.size());
+        self.stones[cell] = 0;
         self.toggle(cell, colour);
         self.windows.remove(cell, colour);
         Some(p)

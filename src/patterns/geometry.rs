@@ -26,12 +26,14 @@ pub const fn slot_of(offset: i32) -> u32 {
     }
 }
 
-/// A cell on a line through another: `cell` sees the other at `slot` of its key for direction `dir`.
+/// A cell on a line through another: `cell` sees the other at bit `shift` of its key for
+/// direction `dir`, `distance` (1..=5) cells away.
 #[derive(Clone, Copy, Debug)]
 pub struct LineNeighbour {
     pub cell: u16,
     pub dir: u8,
     pub shift: u8,
+    pub distance: u8,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -39,6 +41,8 @@ pub struct RingNeighbour {
     pub cell: u16,
     /// Chebyshev distance 1..=RING_RADIUS.
     pub distance: u8,
+    /// On one of the four lines through the centre.
+    pub on_line: bool,
 }
 
 pub struct Geometry {
@@ -90,6 +94,7 @@ impl Geometry {
                             cell: at(q),
                             dir: d as u8,
                             shift: (2 * slot_of(-k)) as u8,
+                            distance: k.unsigned_abs() as u8,
                         }),
                         None => initial_keys[c * 4 + d] |= WALL << (2 * slot_of(k)),
                     }
@@ -105,6 +110,7 @@ impl Geometry {
                         rings.push(RingNeighbour {
                             cell: at(q),
                             distance: dc.abs().max(dr.abs()) as u8,
+                            on_line: dc == 0 || dr == 0 || dc.abs() == dr.abs(),
                         });
                     }
                 }

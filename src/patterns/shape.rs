@@ -106,9 +106,49 @@ fn shape_of(key: u32) -> u8 {
     classify(&cells, BLACK, true) | classify(&cells, WHITE, false) << 4
 }
 
+/// The 5-slot halves a board can produce: off-board cells (walls) only at the far end. With `far`
+/// = true the far end is slot 0 (the left half), else slot 4 (the right half).
+fn halves(far_is_low: bool) -> Vec<u32> {
+    let mut out = Vec::new();
+    for walls in 0..=5u32 {
+        for combo in 0..3u32.pow(5 - walls) {
+            let mut half = 0;
+            let mut rest = combo;
+            for i in 0..5 {
+                let is_wall = if far_is_low {
+                    i < walls
+                } else {
+                    i >= 5 - walls
+                };
+                let code = if is_wall {
+                    WALL
+                } else {
+                    let d = rest % 3;
+                    rest /= 3;
+                    d
+                };
+                half |= code << (2 * i);
+            }
+            out.push(half);
+        }
+    }
+    out
+}
+
+/// Shapes of every key a board can produce (132,496 of the 2^20; the rest stay 0 and never occur).
 fn table() -> &'static [u8] {
     static TABLE: OnceLock<Vec<u8>> = OnceLock::new();
-    TABLE.get_or_init(|| (0..1u32 << KEY_BITS).map(shape_of).collect())
+    TABLE.get_or_init(|| {
+        let mut table = vec![0u8; 1 << KEY_BITS];
+        let right = halves(false);
+        for left in halves(true) {
+            for &r in &right {
+                let key = left | r << 10;
+                table[key as usize] = shape_of(key);
+            }
+        }
+        table
+    })
 }
 
 /// Builds the shape table now (about 1M entries) instead of on first use.
@@ -264,6 +304,27 @@ mod tests {
         // Opponent stones on both sides of the centre: the window oCoooo has only the centre
         // empty, so nothing else stops it.
         assert_eq!(black_shape(key("....o.oooo.")), (0, 13));
+    }
+
+    #[test]
+    fn table_covers_every_key_of_a_board() {
+        // Keys of every cell and direction on a few boards match a direct classification.
+        let mut board = crate::rules::Board::new(7).unwrap();
+        for (i, p) in board.points().collect::<Vec<_>>().into_iter().enumerate() {
+            if i % 3 == 0 {
+                let _ = board.play(p);
+            }
+        }
+        let pb = crate::patterns::PatternBoard::new(board);
+        for cell in 0..49 {
+            for dir in 0..4 {
+                let k = pb.key(cell, dir);
+                assert_eq!(table()[k as usize], shape_of(k));
+                let swapped = swap_colours(k);
+                assert_eq!(table()[swapped as usize], shape_of(swapped));
+            }
+        }
+        assert_eq!(halves(true).len(), 364);
     }
 
     #[test]

@@ -16,15 +16,35 @@ use crate::rules::{Board, Color, Point, Stage, WIN_LENGTH};
 /// Threat counts are exact up to this; larger ones are reported as `MAX_EXACT_THREATS + 1`.
 pub const MAX_EXACT_THREATS: u32 = 6;
 const WINDOW_WORDS: usize = (2 * 25 * 20 + 2 * 20 * 20usize).div_ceil(64);
+/// Smallest and largest own-stone count for which live windows are tracked (see
+/// [`ThreatWindows::live_windows`]); 4 and more is a threat window.
+pub const MIN_LIVE: u8 = 2;
+const LIVE_LEVELS: usize = (4 - MIN_LIVE + 1) as usize;
 
-/// Per-window stone counts and each colour's threat windows, updated on every stone.
+/// Which cells of a board are empty. The threat queries read the empty cells of windows through
+/// it, so they run on any board that tracks the same stones as the windows: a [`Board`], or a
+/// solver's own board where a side may pass.
+pub trait CellView {
+    fn is_empty_cell(&self, cell: usize) -> bool;
+}
+
+impl CellView for Board {
+    fn is_empty_cell(&self, cell: usize) -> bool {
+        self.get(Point::from_index(cell, self.size())).is_none()
+    }
+}
+
+/// Per-window stone counts and each colour's live windows, updated on every stone.
 #[derive(Clone)]
 pub struct ThreatWindows {
     geometry: &'static Geometry,
     /// `counts[w][colour]`.
     counts: Vec<[u8; 2]>,
-    /// Bit `w` set: window `w` is a threat window of that colour.
-    hot: [[u64; WINDOW_WORDS]; 2],
+    /// `live[colour][k - MIN_LIVE]` bit `w` set: window `w` holds at least `k` stones of that
+    /// colour and none of the other. Level 4 are the threat windows.
+    live: [[[u64; WINDOW_WORDS]; LIVE_LEVELS]; 2],
+    /// Set bits of each `live` level.
+    live_counts: [[u32; LIVE_LEVELS]; 2],
 }
 
 impl ThreatWindows {
@@ -33,7 +53,8 @@ impl ThreatWindows {
         ThreatWindows {
             geometry,
             counts: vec![[0, 0]; geometry.windows.len()],
-            hot: [[0; WINDOW_WORDS]; 2],
+            live: [[[0; WINDOW_WORDS]; LIVE_LEVELS]; 2],
+            live_counts: [[0; LIVE_LEVELS]; 2],
         }
     }
 
@@ -46,32 +67,63 @@ impl ThreatWindows {
         windows
     }
 
-    fn refresh(&mut self, w: usize) {
-        let [b, wh] = self.counts[w];
+    /// Sets or clears window `w` at `colour`'s live levels for own-stone counts `levels`.
+    #[inline]
+    fn mark(&mut self, colour: usize, w: usize, levels: std::ops::RangeInclusive<u8>, on: bool) {
         let (word, bit) = (w / 64, 1u64 << (w % 64));
-        for (colour, (mine, theirs)) in [(b, wh), (wh, b)].into_iter().enumerate() {
-            if mine >= 4 && theirs == 0 {
-                self.hot[colour][word] |= bit;
+        for k in levels {
+            let level = usize::from(k - MIN_LIVE);
+            if on {
+                self.live[colour][level][word] |= bit;
+                self.live_counts[colour][level] += 1;
             } else {
-                self.hot[colour][word] &= !bit;
+                self.live[colour][level][word] &= !bit;
+                self.live_counts[colour][level] -= 1;
             }
         }
     }
 
-    /// A `colour` stone arrives on `cell`.
+    /// A `colour` stone arrives on `cell`. A window changes liveness only when the colour's own
+    /// count reaches a new level while the other colour is absent, or when the colour's first
+    /// stone kills the other colour's live window.
     pub fn place(&mut self, cell: usize, colour: Color) {
+        let (me, them) = (colour.index(), colour.opponent().index());
         for &w in self.geometry.windows_of(cell) {
-            self.counts[w as usize][colour.index()] += 1;
-            self.refresh(w as usize);
+            let w = w as usize;
+            self.counts[w][me] += 1;
+            let (mine, theirs) = (self.counts[w][me], self.counts[w][them]);
+            if theirs == 0 {
+                if (MIN_LIVE..=4).contains(&mine) {
+                    self.mark(me, w, mine..=mine, true);
+                }
+            } else if mine == 1 && theirs >= MIN_LIVE {
+                self.mark(them, w, MIN_LIVE..=theirs.min(4), false);
+            }
         }
     }
 
-    /// The `colour` stone on `cell` is taken back.
+    /// The `colour` stone on `cell` is taken back (the reverse of [`ThreatWindows::place`]).
     pub fn remove(&mut self, cell: usize, colour: Color) {
+        let (me, them) = (colour.index(), colour.opponent().index());
         for &w in self.geometry.windows_of(cell) {
-            self.counts[w as usize][colour.index()] -= 1;
-            self.refresh(w as usize);
+            let w = w as usize;
+            let before = self.counts[w][me];
+            self.counts[w][me] -= 1;
+            let theirs = self.counts[w][them];
+            if theirs == 0 {
+                if (MIN_LIVE..=4).contains(&before) {
+                    self.mark(me, w, before..=before, false);
+                }
+            } else if before == 1 && theirs >= MIN_LIVE {
+                self.mark(them, w, MIN_LIVE..=theirs.min(4), true);
+            }
         }
+    }
+
+    /// How many windows hold at least `min_count` stones of `colour` and none of the other
+    /// (`min_count` clamped to `MIN_LIVE..=4`), kept current on every stone.
+    pub fn live_window_count(&self, colour: Color, min_count: u8) -> u32 {
+        self.live_counts[colour.index()][usize::from(min_count.clamp(MIN_LIVE, 4) - MIN_LIVE)]
     }
 
     /// Stone counts of every window, for tests comparing against a recomputation.
@@ -79,9 +131,22 @@ impl ThreatWindows {
         &self.counts
     }
 
+    /// Stones of `colour` in window `w`.
+    pub fn count(&self, w: usize, colour: Color) -> u8 {
+        self.counts[w][colour.index()]
+    }
+
     /// Ids of `colour`'s threat windows.
     pub fn threat_windows(&self, colour: Color) -> impl Iterator<Item = usize> + '_ {
-        self.hot[colour.index()]
+        self.live_windows(colour, 4)
+    }
+
+    /// Ids of the windows holding at least `min_count` stones of `colour` and none of the other
+    /// (`min_count` is clamped to `MIN_LIVE..=4`; a window of 4 or more is a threat window). The
+    /// empty cells of those with 2 or 3 are where `colour`'s next turn can make threats.
+    pub fn live_windows(&self, colour: Color, min_count: u8) -> impl Iterator<Item = usize> + '_ {
+        let level = (min_count.clamp(MIN_LIVE, 4) - MIN_LIVE) as usize;
+        self.live[colour.index()][level]
             .iter()
             .enumerate()
             .flat_map(|(i, &word)| {
@@ -96,21 +161,21 @@ impl ThreatWindows {
             })
     }
 
-    /// The empty cells of window `w` as a pair (the same cell twice if only one is empty).
-    fn empties(&self, board: &Board, w: usize) -> Option<(u16, u16)> {
-        let size = board.size();
+    /// The first two empty cells of window `w` as a pair (the same cell twice if only one is
+    /// empty; a threat window has at most two); `None` when the window is full.
+    pub fn window_empties<C: CellView + ?Sized>(&self, board: &C, w: usize) -> Option<(u16, u16)> {
         let mut found = self.geometry.windows[w]
             .iter()
             .copied()
-            .filter(|&c| board.get(Point::from_index(c as usize, size)).is_none());
+            .filter(|&c| board.is_empty_cell(c as usize));
         let a = found.next()?;
         Some((a, found.next().unwrap_or(a)))
     }
 
-    fn threat_pairs(&self, board: &Board, attacker: Color) -> Vec<(u16, u16)> {
+    fn threat_pairs<C: CellView + ?Sized>(&self, board: &C, attacker: Color) -> Vec<(u16, u16)> {
         let mut pairs: Vec<(u16, u16)> = self
             .threat_windows(attacker)
-            .filter_map(|w| self.empties(board, w))
+            .filter_map(|w| self.window_empties(board, w))
             .collect();
         pairs.sort_unstable();
         pairs.dedup();
@@ -119,41 +184,16 @@ impl ThreatWindows {
 
     /// `attacker`'s threat count on `board` (whose stones these windows track): the fewest stones
     /// that hit every threat window; `MAX_EXACT_THREATS + 1` when larger than that.
-    pub fn threat_count(&self, board: &Board, attacker: Color) -> u32 {
+    pub fn threat_count<C: CellView + ?Sized>(&self, board: &C, attacker: Color) -> u32 {
         min_hitting(&self.threat_pairs(board, attacker), &[])
     }
 
-    /// Empty points that are part of a six the side to move can complete with the stones left in
-    /// its turn: with one stone, the gap of a window holding 5; with two, the gaps of a window
-    /// holding 4 or 5 (and no opponent stone).
-    pub fn winning_points(&self, board: &Board) -> CellSet {
+    /// Empty cells that belong to some smallest set of stones hitting every threat window of
+    /// `attacker` (a stone there lowers its threat count by one), whoever is to move. Empty when
+    /// `attacker` has no threat; past [`MAX_EXACT_THREATS`], every empty cell of a threat window.
+    pub fn blocking_cells<C: CellView + ?Sized>(&self, board: &C, attacker: Color) -> CellSet {
         let mut set = CellSet::new();
-        if board.is_over() {
-            return set;
-        }
-        let me = board.to_move();
-        let need = WIN_LENGTH as u8 - stones_left(board);
-        for w in self.threat_windows(me) {
-            if self.counts[w][me.index()] >= need {
-                if let Some((a, b)) = self.empties(board, w) {
-                    set.insert(a as usize);
-                    set.insert(b as usize);
-                }
-            }
-        }
-        set
-    }
-
-    /// Empty points the side to move must take to stop the opponent's six next turn: those that
-    /// belong to some smallest set of stones hitting every opponent threat window (placing one
-    /// lowers the opponent's threat count by one). Empty when the opponent has no threat. When the
-    /// count is past [`MAX_EXACT_THREATS`], every empty cell of a threat window.
-    pub fn blocking_points(&self, board: &Board) -> CellSet {
-        let mut set = CellSet::new();
-        if board.is_over() {
-            return set;
-        }
-        let pairs = self.threat_pairs(board, board.to_move().opponent());
+        let pairs = self.threat_pairs(board, attacker);
         let threats = min_hitting(&pairs, &[]);
         if threats == 0 {
             return set;
@@ -169,6 +209,58 @@ impl ThreatWindows {
             }
         }
         set
+    }
+
+    /// Empty cells of `colour`'s live windows holding at least `min_count` of its stones (see
+    /// [`ThreatWindows::live_windows`]). With `min_count` 2, every cell where `colour`'s two stones
+    /// of a turn can make a threat; with 3, every cell where one stone can.
+    pub fn potential_cells<C: CellView + ?Sized>(
+        &self,
+        board: &C,
+        colour: Color,
+        min_count: u8,
+    ) -> CellSet {
+        let mut set = CellSet::new();
+        for w in self.live_windows(colour, min_count) {
+            for &c in &self.geometry.windows[w] {
+                if board.is_empty_cell(c as usize) {
+                    set.insert(c as usize);
+                }
+            }
+        }
+        set
+    }
+
+    /// Empty points that are part of a six the side to move can complete with the stones left in
+    /// its turn: with one stone, the gap of a window holding 5; with two, the gaps of a window
+    /// holding 4 or 5 (and no opponent stone).
+    pub fn winning_points(&self, board: &Board) -> CellSet {
+        let mut set = CellSet::new();
+        if board.is_over() {
+            return set;
+        }
+        let me = board.to_move();
+        let need = WIN_LENGTH as u8 - stones_left(board);
+        for w in self.threat_windows(me) {
+            if self.counts[w][me.index()] >= need {
+                if let Some((a, b)) = self.window_empties(board, w) {
+                    set.insert(a as usize);
+                    set.insert(b as usize);
+                }
+            }
+        }
+        set
+    }
+
+    /// Empty points the side to move must take to stop the opponent's six next turn: those that
+    /// belong to some smallest set of stones hitting every opponent threat window (placing one
+    /// lowers the opponent's threat count by one). Empty when the opponent has no threat. When the
+    /// count is past [`MAX_EXACT_THREATS`], every empty cell of a threat window.
+    pub fn blocking_points(&self, board: &Board) -> CellSet {
+        if board.is_over() {
+            return CellSet::new();
+        }
+        self.blocking_cells(board, board.to_move().opponent())
     }
 }
 

@@ -10,10 +10,13 @@
 //! first query after a stone. Sampling walks the rows, then the cells of one row: at most
 //! `2 * size` steps.
 
-use super::features::{FeatureBoard, TurnContext, FAR_DISTANCE, TACTIC_NONE};
+use super::features::{
+    second_stage_value, FeatureBoard, FAR_DISTANCE, STAGE_FAR, TACTIC_BLOCK, TACTIC_NONE,
+    TACTIC_WIN,
+};
 use super::gammas::Gammas;
 use super::spec::Group;
-use crate::patterns::{CellSet, Geometry};
+use crate::patterns::CellSet;
 use crate::rules::{Board, Color, PlayError, Point};
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -22,15 +25,48 @@ use std::sync::Arc;
 const UNIT: f64 = (1u64 << 24) as f64;
 const MAX_WEIGHT: u64 = 1 << 52;
 
+/// Weight of a positive strength: rounded half up (no libm call), clamped to `1..=MAX_WEIGHT`.
 #[inline]
 fn quantise(strength: f64) -> u64 {
-    let w = (strength * UNIT).round();
+    let w = strength * UNIT + 0.5;
     if w >= MAX_WEIGHT as f64 {
         MAX_WEIGHT
     } else if w >= 1.0 {
         w as u64
     } else {
         1
+    }
+}
+
+/// The static groups' gammas laid out for the hot path (1 where the spec lacks a group), shared
+/// by all clones.
+struct StaticGammas {
+    own4: Vec<f64>,
+    opp4: Vec<f64>,
+    nearest: [f64; 4],
+    /// Per cell: the edge group's gamma.
+    edge: Vec<f64>,
+}
+
+impl StaticGammas {
+    fn new(g: &Gammas, fb: &FeatureBoard) -> StaticGammas {
+        let table = |group: Group| {
+            (0..group.size())
+                .map(|v| g.gamma(group, v as u16))
+                .collect()
+        };
+        let edge = fb
+            .geometry()
+            .edge_distance
+            .iter()
+            .map(|&d| g.gamma(Group::Edge, d.min(4) as u16))
+            .collect();
+        StaticGammas {
+            own4: table(Group::Own4),
+            opp4: table(Group::Opp4),
+            nearest: std::array::from_fn(|v| g.gamma(Group::Nearest, v as u16)),
+            edge,
+        }
     }
 }
 
@@ -41,10 +77,53 @@ struct Overlay {
     stamp: Vec<u32>,
     /// Effective weight of cells stamped with the current epoch.
     weight: Vec<u64>,
+    /// (stage, lastopp, tactic) values of stamped cells.
+    values: Vec<[u8; 3]>,
+    touched: Vec<u16>,
     row_delta: Vec<i64>,
     total_delta: i64,
     wins: CellSet,
     blocks: CellSet,
+}
+
+impl Overlay {
+    /// The dynamic values of `cell`, set to the background on first touch this epoch.
+    #[inline]
+    fn touch(&mut self, cell: usize, stage_background: u8) -> &mut [u8; 3] {
+        if self.stamp[cell] != self.epoch {
+            self.stamp[cell] = self.epoch;
+            self.values[cell] = [stage_background, FAR_DISTANCE as u8, TACTIC_NONE as u8];
+            self.touched.push(cell as u16);
+        }
+        &mut self.values[cell]
+    }
+}
+
+/// Dynamic gammas relative to the value cells away from the action take, so those cells keep
+/// their static weight.
+#[derive(Clone, Copy)]
+struct RelativeGammas {
+    /// At a second stone, relative to `STAGE_FAR` (a first stone's stage value is the same for
+    /// every cell and cancels).
+    stage: [f64; 8],
+    last_opp: [f64; 4],
+    tactic: [f64; 3],
+}
+
+impl RelativeGammas {
+    fn new(g: &Gammas) -> RelativeGammas {
+        RelativeGammas {
+            stage: std::array::from_fn(|v| {
+                g.gamma(Group::Stage, v as u16) / g.gamma(Group::Stage, STAGE_FAR)
+            }),
+            last_opp: std::array::from_fn(|v| {
+                g.gamma(Group::LastOpp, v as u16) / g.gamma(Group::LastOpp, FAR_DISTANCE)
+            }),
+            tactic: std::array::from_fn(|v| {
+                g.gamma(Group::Tactic, v as u16) / g.gamma(Group::Tactic, TACTIC_NONE)
+            }),
+        }
+    }
 }
 
 /// A board plus incremental Bradley-Terry weights for the side to move. `Clone + Send`: every
@@ -53,8 +132,12 @@ struct Overlay {
 pub struct PolicyBoard {
     fb: FeatureBoard,
     gammas: Arc<Gammas>,
+    statics: Arc<StaticGammas>,
     /// `base[colour][cell]`: static weight with `colour` to move; 0 on occupied cells.
     base: [Vec<u64>; 2],
+    /// `strength[colour][cell]`: the unquantised product behind `base`.
+    strength: [Vec<f64>; 2],
+    relative: RelativeGammas,
     rows: [Vec<u64>; 2],
     totals: [u64; 2],
     overlay: RefCell<Overlay>,
@@ -66,9 +149,12 @@ impl PolicyBoard {
         let size = board.size();
         let area = size * size;
         let mut pb = PolicyBoard {
+            statics: Arc::new(StaticGammas::new(&gammas, &fb)),
             fb,
+            relative: RelativeGammas::new(&gammas),
             gammas,
             base: [vec![0; area], vec![0; area]],
+            strength: [vec![0.0; area], vec![0.0; area]],
             rows: [vec![0; size], vec![0; size]],
             totals: [0, 0],
             overlay: RefCell::new(Overlay {
@@ -76,6 +162,8 @@ impl PolicyBoard {
                 epoch: 0,
                 stamp: vec![u32::MAX; area],
                 weight: vec![0; area],
+                values: vec![[0; 3]; area],
+                touched: Vec::with_capacity(256),
                 row_delta: vec![0; size],
                 total_delta: 0,
                 wins: CellSet::new(),
@@ -103,29 +191,24 @@ impl PolicyBoard {
     /// Product of the static groups' gammas.
     #[inline]
     fn static_strength(&self, cell: usize, colour: Color) -> f64 {
-        let [own, opp, near, edge] = self.fb.static_values(cell, colour);
-        let g = &self.gammas;
-        g.gamma(Group::Own4, own)
-            * g.gamma(Group::Opp4, opp)
-            * g.gamma(Group::Nearest, near)
-            * g.gamma(Group::Edge, edge)
-    }
-
-    fn static_weight(&self, cell: usize, colour: Color) -> u64 {
-        quantise(self.static_strength(cell, colour))
+        let [own, opp, near, _] = self.fb.static_values(cell, colour);
+        let t = &*self.statics;
+        t.own4[own as usize] * t.opp4[opp as usize] * t.nearest[near as usize] * t.edge[cell]
     }
 
     fn refresh(&mut self, cell: usize) {
         let size = self.fb.board().size();
-        let occupied = !self.fb.board().is_empty_at(Point::from_index(cell, size));
+        let occupied = self.fb.patterns().is_occupied(cell);
         let row = cell / size;
         for colour in [Color::Black, Color::White] {
             let c = colour.index();
-            let new = if occupied {
-                0
+            let (strength, new) = if occupied {
+                (0.0, 0)
             } else {
-                self.static_weight(cell, colour)
+                let s = self.static_strength(cell, colour);
+                (s, quantise(s))
             };
+            self.strength[c][cell] = strength;
             let old = std::mem::replace(&mut self.base[c][cell], new);
             self.rows[c][row] = self.rows[c][row] - old + new;
             self.totals[c] = self.totals[c] - old + new;
@@ -154,51 +237,75 @@ impl PolicyBoard {
         Some(p)
     }
 
-    /// The dynamic multiplier of an empty cell relative to the background, 1 away from the action.
-    fn dynamic_factor(&self, cell: usize, p: Point, ctx: &TurnContext) -> f64 {
-        let g = &self.gammas;
-        let stage = g.gamma(Group::Stage, ctx.stage_value(p))
-            / g.gamma(Group::Stage, ctx.stage_background());
-        let last =
-            g.gamma(Group::LastOpp, ctx.last_opp_value(p)) / g.gamma(Group::LastOpp, FAR_DISTANCE);
-        let tactic =
-            g.gamma(Group::Tactic, ctx.tactic_value(cell)) / g.gamma(Group::Tactic, TACTIC_NONE);
-        stage * last * tactic
-    }
-
     fn ensure_overlay(&self) {
         if self.overlay.borrow().fresh {
             return;
         }
         let ctx = self.fb.context();
-        let mut ov = self.overlay.borrow_mut();
-        let ov = &mut *ov;
+        let mut guard = self.overlay.borrow_mut();
+        let ov = &mut *guard;
         ov.epoch = ov.epoch.wrapping_add(1);
         if ov.epoch == u32::MAX {
             ov.stamp.iter_mut().for_each(|s| *s = u32::MAX);
             ov.epoch = 0;
         }
+        ov.touched.clear();
         ov.row_delta.iter_mut().for_each(|d| *d = 0);
         ov.total_delta = 0;
         let board = self.fb.board();
         if !board.is_over() {
             let size = board.size();
-            let colour = ctx.to_move.index();
-            let geometry: &'static Geometry = self.fb.geometry();
-            for cell in ctx.dynamic_cells(geometry) {
-                if ov.stamp[cell] == ov.epoch {
-                    continue;
+            let geometry = self.fb.geometry();
+            let background = ctx.stage_background() as u8;
+            // Same values as `TurnContext`, computed from the neighbour lists.
+            for s in ctx.last_opp.iter().flatten() {
+                for n in geometry.ring_neighbours(s.index(size)) {
+                    let v = &mut ov.touch(n.cell as usize, background)[1];
+                    *v = (*v).min(n.distance - 1);
                 }
+            }
+            if let Some(f) = ctx.first {
+                let f = f.index(size);
+                for n in geometry.ring_neighbours(f) {
+                    ov.touch(n.cell as usize, background)[0] =
+                        second_stage_value(n.distance as u32, n.on_line) as u8;
+                }
+                for n in geometry
+                    .line_neighbours(f)
+                    .iter()
+                    .filter(|n| n.distance > 3)
+                {
+                    ov.touch(n.cell as usize, background)[0] =
+                        second_stage_value(n.distance as u32, true) as u8;
+                }
+            }
+            for cell in ctx.blocks.iter() {
+                ov.touch(cell, background)[2] = TACTIC_BLOCK as u8;
+            }
+            for cell in ctx.wins.iter() {
+                ov.touch(cell, background)[2] = TACTIC_WIN as u8;
+            }
+            let colour = ctx.to_move.index();
+            let rel = &self.relative;
+            for i in 0..ov.touched.len() {
+                let cell = ov.touched[i] as usize;
                 let base = self.base[colour][cell];
                 if base == 0 {
+                    ov.weight[cell] = 0;
                     continue;
                 }
-                ov.stamp[cell] = ov.epoch;
-                let factor = self.dynamic_factor(cell, Point::from_index(cell, size), &ctx);
+                let [stage, last, tactic] = ov.values[cell];
+                let stage_factor = if ctx.first.is_some() {
+                    rel.stage[stage as usize]
+                } else {
+                    1.0
+                };
+                let factor =
+                    stage_factor * rel.last_opp[last as usize] * rel.tactic[tactic as usize];
                 let weight = if factor == 1.0 {
                     base
                 } else {
-                    quantise(self.static_strength(cell, ctx.to_move) * factor)
+                    quantise(self.strength[colour][cell] * factor)
                 };
                 ov.weight[cell] = weight;
                 let delta = weight as i64 - base as i64;

@@ -123,9 +123,8 @@ impl FeatureBoard {
         }
     }
 
-    fn add_rings(&mut self, cell: usize, add: bool) -> bool {
+    fn add_rings(&mut self, cell: usize, add: bool) {
         let g = self.pb.geometry();
-        let mut any = false;
         for n in g.ring_neighbours(cell) {
             let q = n.cell as usize;
             let before = nearest_value(self.rings[q]);
@@ -134,15 +133,10 @@ impl FeatureBoard {
             } else {
                 self.rings[q] -= RING_ADD[n.distance as usize];
             }
-            if nearest_value(self.rings[q]) != before {
-                any = true;
-                if self.stamp[q] != self.epoch {
-                    self.stamp[q] = self.epoch;
-                    self.changed.push(q as u16);
-                }
+            if nearest_value(self.rings[q]) != before && !self.pb.is_occupied(q) {
+                self.mark(q);
             }
         }
-        any
     }
 
     fn refresh_combos(&mut self, cell: usize) {
@@ -161,6 +155,11 @@ impl FeatureBoard {
         }
     }
 
+    /// Brings the caches up to date after a stone arrived on (or left) `cell`.
+    ///
+    /// Occupied cells are skipped: with last-in-first-out undo, a cell's neighbours are exactly as
+    /// they were when its stone was placed by the time the stone is taken back, so the shapes it
+    /// had then are still right.
     fn after_stone(&mut self, cell: usize, placed: bool) {
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
@@ -172,14 +171,17 @@ impl FeatureBoard {
         let g = self.pb.geometry();
         for n in g.line_neighbours(cell) {
             let (q, d) = (n.cell as usize, n.dir as usize);
+            if self.pb.is_occupied(q) {
+                continue;
+            }
             self.dir_shapes[q * 4 + d] = Self::shapes_of_key(self.pb.key(q, d));
             self.mark(q);
         }
-        self.add_rings(cell, placed);
-        for i in 0..self.changed.len() {
+        for i in 1..self.changed.len() {
             let q = self.changed[i] as usize;
             self.refresh_combos(q);
         }
+        self.add_rings(cell, placed);
     }
 
     /// Places the next stone; on error nothing changes.
@@ -196,7 +198,7 @@ impl FeatureBoard {
         Some(p)
     }
 
-    /// Cells whose static features changed in the last play or undo (the stone's cell included).
+    /// Empty cells whose static features changed in the last play or undo, and the stone's cell.
     pub fn changed(&self) -> &[u16] {
         &self.changed
     }
@@ -266,6 +268,20 @@ impl FeatureBoard {
     }
 }
 
+/// `stage` value of a second stone at Chebyshev distance `d` from the turn's first stone.
+#[inline]
+pub fn second_stage_value(d: u32, on_line: bool) -> u16 {
+    match (d, on_line) {
+        (1, _) => 1,
+        (2, true) => 2,
+        (2, false) => 3,
+        (3, true) => 4,
+        (3, false) => 5,
+        (4 | 5, true) => 6,
+        _ => STAGE_FAR,
+    }
+}
+
 /// What the dynamic features of one position need.
 #[derive(Clone, Debug)]
 pub struct TurnContext {
@@ -317,19 +333,9 @@ impl TurnContext {
         let Some(f) = self.first else {
             return STAGE_FIRST;
         };
-        let d = f.distance(p);
         let dc = p.col as i32 - f.col as i32;
         let dr = p.row as i32 - f.row as i32;
-        let on_line = dc == 0 || dr == 0 || dc.abs() == dr.abs();
-        match (d, on_line) {
-            (1, _) => 1,
-            (2, true) => 2,
-            (2, false) => 3,
-            (3, true) => 4,
-            (3, false) => 5,
-            (4 | 5, true) => 6,
-            _ => STAGE_FAR,
-        }
+        second_stage_value(f.distance(p), dc == 0 || dr == 0 || dc.abs() == dr.abs())
     }
 
     /// The `stage` value that cells away from the first stone take in this position.
@@ -359,33 +365,6 @@ impl TurnContext {
         } else {
             TACTIC_NONE
         }
-    }
-
-    /// Cells whose dynamic values may differ from the background: near the first stone (and on its
-    /// lines up to 5), near the opponent's last stones, and the tactical cells. May repeat cells.
-    pub fn dynamic_cells<'a>(
-        &'a self,
-        geometry: &'static Geometry,
-    ) -> impl Iterator<Item = usize> + 'a {
-        let size = geometry.size;
-        let around = |p: Option<Point>| {
-            p.into_iter().flat_map(move |p| {
-                let c = p.index(size);
-                geometry.ring_neighbours(c).iter().map(|n| n.cell as usize)
-            })
-        };
-        let first_lines = self.first.into_iter().flat_map(move |p| {
-            geometry
-                .line_neighbours(p.index(size))
-                .iter()
-                .map(|n| n.cell as usize)
-        });
-        around(self.first)
-            .chain(first_lines)
-            .chain(around(self.last_opp[0]))
-            .chain(around(self.last_opp[1]))
-            .chain(self.wins.iter())
-            .chain(self.blocks.iter())
     }
 }
 

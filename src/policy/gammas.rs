@@ -168,6 +168,14 @@ impl Gammas {
             _ => Path::new("."),
         };
         let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(err)?;
+        // Temporary files are created private; the weights are an ordinary shared artifact.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            tmp.as_file()
+                .set_permissions(std::fs::Permissions::from_mode(0o644))
+                .map_err(err)?;
+        }
         tmp.write_all(self.to_text().as_bytes()).map_err(err)?;
         tmp.as_file().sync_all().map_err(err)?;
         tmp.persist(path).map_err(|e| err(e.error))?;

@@ -168,6 +168,12 @@ fn split_date_place(field: &str) -> (Option<String>, Option<String>) {
     (join(&words[..date_words]), join(&words[date_words..]))
 }
 
+/// CCGC has no escapes: a header field cannot hold `]`, and the record cannot hold `}`.
+/// Brackets and braces in names are written as parentheses.
+fn field(text: &str) -> String {
+    text.replace(['[', '{'], "(").replace([']', '}'], ")")
+}
+
 /// Writes one record (no newline at the end).
 pub fn format(record: &GameRecord) -> String {
     let result = match record.result {
@@ -177,7 +183,7 @@ pub fn format(record: &GameRecord) -> String {
         RecordResult::Unknown => "",
     };
     let with_suffix = |name: &Option<String>, suffix: &str| match name {
-        Some(n) => format!("{n}{suffix}"),
+        Some(n) => format!("{}{suffix}", field(n)),
         None => String::new(),
     };
     let date_place = [&record.date, &record.place]
@@ -185,11 +191,12 @@ pub fn format(record: &GameRecord) -> String {
         .filter_map(|f| f.as_deref())
         .collect::<Vec<_>>()
         .join(" ");
+    let date_place = field(&date_place);
     let mut out = format!(
         "{{[C6][{}][{}][{result}][{date_place}][{}]",
         with_suffix(&record.black, " B"),
         with_suffix(&record.white, " W"),
-        record.event.as_deref().unwrap_or("")
+        field(record.event.as_deref().unwrap_or(""))
     );
     for (color, p) in record.colored_stones() {
         out.push(';');

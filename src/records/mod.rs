@@ -261,7 +261,7 @@ impl RecordFormat {
 }
 
 /// Reads every game in a file, whatever its format (decided by content, then extension).
-/// CCGC files may be UTF-8 or GB18030; the others must be UTF-8.
+/// The text may be UTF-8 or GB18030 (CCGC records are usually GB2312/GBK, which GB18030 covers).
 pub fn read_file(path: &Path) -> Result<Vec<GameRecord>, RecordError> {
     let bytes = std::fs::read(path)
         .map_err(|e| RecordError::new(format!("cannot read: {e}")).in_file(path))?;

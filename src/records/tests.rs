@@ -313,3 +313,57 @@ fn from_board_keeps_stones_and_result() {
     assert_eq!(back.result, RecordResult::BlackWins);
     assert_eq!(RecordResult::BlackWins.winner(), Some(Color::Black));
 }
+
+mod never_panic {
+    use super::super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+        /// Readers answer any text with records or an error, never a panic.
+        #[test]
+        fn readers_survive_arbitrary_text(text in "[();\\[\\]{}BWSZCRE6a-tA-T0-9,:+\\\\ \\n\\t先手胜]{0,80}") {
+            let _ = sgf::read_str(&text);
+            let _ = ccgc::read_str(&text);
+            let _ = games::parse_line(&text);
+            let _ = read_bytes(text.as_bytes(), None);
+        }
+
+        /// Any legal game written in any format reads back the same.
+        #[test]
+        fn random_games_round_trip(seed in any::<u64>(), len in 0usize..80, size in 6usize..=25) {
+            let mut board = crate::rules::Board::new(size).unwrap();
+            let mut state = seed | 1;
+            while board.stone_count() < len && !board.is_over() {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let p = crate::rules::Point::from_index((state % board.area() as u64) as usize, size);
+                let _ = board.play(p);
+            }
+            // A game that ends on a turn's first stone is fine; one cut mid-turn is not a .games line.
+            let mut record = GameRecord::from_board(&board);
+            record.black = Some("B [x]".into());
+            prop_assert_eq!(&sgf::read_str(&sgf::format(&record, sgf::SgfOptions::default())).unwrap()[0], &record);
+            if size == 19 {
+                let mut ccgc_record = record.clone();
+                ccgc_record.black = Some("B (x)".into()); // CCGC writes brackets as parentheses
+                prop_assert_eq!(&ccgc::read_str(&ccgc::format(&record)).unwrap()[0], &ccgc_record);
+                let whole_turns = board.is_over() || board.stage() == crate::rules::Stage::First;
+                if whole_turns {
+                    let mut plain = record.clone();
+                    plain.black = None;
+                    prop_assert_eq!(games::parse_line(&games::format_line(&plain)).unwrap(), plain);
+                }
+            }
+        }
+
+        #[test]
+        fn readers_survive_arbitrary_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..120)) {
+            let _ = read_bytes(&bytes, Some(RecordFormat::Sgf));
+            let _ = read_bytes(&bytes, Some(RecordFormat::Ccgc));
+            let _ = read_bytes(&bytes, Some(RecordFormat::Games));
+        }
+    }
+}

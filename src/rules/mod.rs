@@ -8,3 +8,4 @@ mod zobrist;
 
 pub use board::{Board, GameResult, PlayError, Stage, DIRECTIONS, MAX_SIZE, MIN_SIZE, WIN_LENGTH};
 pub use coord::{Color, Point};
+pub use zobrist::stone_key;

@@ -34,3 +34,10 @@ pub(crate) fn keys() -> &'static ZobristKeys {
         }
     })
 }
+
+/// The key a `colour` stone on `p` XORs into [`super::Board::hash`]. At the start of a turn a
+/// board's hash is the XOR of the keys of its stones, so code that keeps its own stones (the
+/// threat solver, which lets a side pass) can key tables the same way.
+pub fn stone_key(colour: super::Color, p: super::Point) -> u64 {
+    keys().stone[colour.index()][p.index(MAX_SIZE)]
+}

@@ -43,6 +43,9 @@ pub struct BenchReport {
     pub playouts: u64,
     pub seconds: f64,
     pub playouts_per_second: f64,
+    /// CPU time of the whole process over the bench (Linux only): on a busy machine
+    /// `playouts / cpu_seconds` per thread is the fairer speed.
+    pub cpu_seconds: Option<f64>,
     /// Tree edges over all positions.
     pub nodes: u64,
     /// Hex hash of tree sizes, root visits and chosen stones (reproducible with 1 thread).
@@ -66,7 +69,8 @@ pub fn bench_positions() -> Vec<Board> {
         .collect()
 }
 
-/// The bench's search parameters: defaults, fixed playouts, no early stop, no reuse.
+/// The bench's search parameters: defaults, fixed playouts, no early stop, no reuse, and no
+/// threat solver (it proves most bench positions won at once; `liuzi bench-solver` times it).
 pub fn bench_params(threads: usize) -> SearchParams {
     SearchParams {
         threads,
@@ -74,6 +78,10 @@ pub fn bench_params(threads: usize) -> SearchParams {
         early_stop: false,
         reuse_tree: false,
         max_nodes: 4 << 20,
+        solver: super::SolverParams {
+            enabled: false,
+            ..Default::default()
+        },
         ..SearchParams::default()
     }
 }
@@ -96,6 +104,7 @@ pub fn run_bench_with<F: PositionFactory>(factory: F, params: SearchParams) -> B
         }
     };
     let (mut playouts, mut nodes) = (0u64, 0u64);
+    let cpu_start = process_cpu_seconds();
     let start = Instant::now();
     for (i, board) in bench_positions().iter().enumerate() {
         search.clear();
@@ -119,13 +128,23 @@ pub fn run_bench_with<F: PositionFactory>(factory: F, params: SearchParams) -> B
         );
     }
     let seconds = start.elapsed().as_secs_f64();
+    let cpu_seconds = process_cpu_seconds()
+        .zip(cpu_start)
+        .map(|(end, begin)| end - begin);
     let pps = playouts as f64 / seconds.max(1e-9);
     let signature = format!("{hash:016x}");
+    let per_cpu = cpu_seconds
+        .filter(|&c| c > 0.0)
+        .map(|c| playouts as f64 / c);
     let _ = writeln!(
         text,
         "positions {}, knowledge {name}, threads {threads}, playouts {playouts}, nodes {nodes}, \
-         {seconds:.3} s, {pps:.0} playouts/s, signature {signature}",
-        POSITIONS.len()
+         {seconds:.3} s, {pps:.0} playouts/s{}, signature {signature}",
+        POSITIONS.len(),
+        per_cpu.map_or(String::new(), |v| format!(
+            " ({v:.0} per CPU-second over {:.3} CPU-s)",
+            cpu_seconds.unwrap_or(0.0)
+        ))
     );
     let json = serde_json::json!({
         "playouts": playouts,
@@ -135,6 +154,8 @@ pub fn run_bench_with<F: PositionFactory>(factory: F, params: SearchParams) -> B
         "nodes": nodes,
         "threads": threads,
         "knowledge": name,
+        "cpu_seconds": cpu_seconds,
+        "playouts_per_cpu_second": per_cpu,
     });
     let _ = writeln!(text, "{json}");
     BenchReport {
@@ -143,10 +164,24 @@ pub fn run_bench_with<F: PositionFactory>(factory: F, params: SearchParams) -> B
         playouts,
         seconds,
         playouts_per_second: pps,
+        cpu_seconds,
         nodes,
         signature,
         text,
     }
+}
+
+/// User + system CPU time of this process so far, from `/proc/self/stat` (Linux; the kernel
+/// reports it in ticks of 1/100 s on every mainstream configuration). `None` elsewhere.
+fn process_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which may hold spaces) start at field 3; utime and stime
+    // are fields 14 and 15.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    Some((utime + stime) / 100.0)
 }
 
 #[cfg(test)]

@@ -7,6 +7,8 @@
 //! * Stone-level playouts: hard rules, then a roulette-wheel draw ([`playout`](self::playout)).
 //! * Tree-parallel workers with virtual loss over a lock-free arena ([`tree`](self::tree),
 //!   [`node`](self::node)); tree reuse by re-rooting.
+//! * The threat-space solver ([`solver_hooks`](self::solver_hooks)): proven wins played at
+//!   once, the opponent's threat sequences met, proven nodes in the tree.
 //!
 //! The search is generic over [`SearchPosition`]; [`SimplePosition`] is the self-contained
 //! fallback used without gammas.
@@ -25,10 +27,11 @@ mod policy_position;
 mod position;
 mod select;
 mod simple;
+mod solver_hooks;
 mod tree;
 
 pub use mcts::{ChildInfo, Decision, Limits, RootInfo, Search, SearchOutcome};
-pub use params::{PairOrder, SearchParams};
+pub use params::{PairOrder, SearchParams, SolverParams};
 pub use policy_position::{PolicyFactory, PolicyPosition};
 pub use position::{PositionFactory, SearchPosition, SearchRng};
 pub use simple::{SimpleFactory, SimplePosition};

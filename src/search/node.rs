@@ -6,7 +6,7 @@
 //! `(visits, wins×2)` share one `AtomicU64` so one `fetch_add` updates both (no torn means);
 //! draws count as one half-win.
 
-use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering};
 
 /// `stats` word: visits in the high 32 bits, wins×2 in the low 32 bits.
 const VISIT: u64 = 1 << 32;
@@ -27,6 +27,21 @@ pub(crate) struct Edge {
     children: AtomicU64,
     prior: AtomicU32,
     cell: AtomicU16,
+    /// A [`Proof`] (fits in the padding: the edge stays 24 bytes).
+    proof: AtomicU8,
+}
+
+/// What is known for certain about an edge, for the player who placed its stone (MCTS-solver,
+/// set by the threat solver hooks, `search::solver_hooks`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Proof {
+    Unknown = 0,
+    /// The edge's player wins (a six, or a proven threat sequence).
+    Win = 1,
+    /// The edge's player loses against best play.
+    Loss = 2,
+    /// Not a proof: left out of the root's choice by the solver's defence zone.
+    Excluded = 3,
 }
 
 /// A published children block.
@@ -96,6 +111,7 @@ impl Edge {
         self.children.store(0, Ordering::Relaxed);
         self.prior.store(prior.to_bits(), Ordering::Relaxed);
         self.cell.store(cell, Ordering::Relaxed);
+        self.proof.store(Proof::Unknown as u8, Ordering::Relaxed);
     }
 
     /// Copies every field (single-threaded tree maintenance only).
@@ -105,6 +121,7 @@ impl Edge {
         self.children.store(other.children.load(o), o);
         self.prior.store(other.prior.load(o), o);
         self.cell.store(other.cell.load(o), o);
+        self.proof.store(other.proof.load(o), o);
     }
 
     /// Takes over the statistics and subtree of `other`, keeping this edge's stone and prior
@@ -113,6 +130,20 @@ impl Edge {
         let o = Ordering::Relaxed;
         self.stats.store(other.stats.load(o), o);
         self.children.store(other.children.load(o), o);
+        self.proof.store(other.proof.load(o), o);
+    }
+
+    pub fn proof(&self) -> Proof {
+        match self.proof.load(Ordering::Relaxed) {
+            1 => Proof::Win,
+            2 => Proof::Loss,
+            3 => Proof::Excluded,
+            _ => Proof::Unknown,
+        }
+    }
+
+    pub fn set_proof(&self, proof: Proof) {
+        self.proof.store(proof as u8, Ordering::Relaxed);
     }
 
     pub fn cell(&self) -> u16 {
@@ -213,6 +244,13 @@ mod tests {
         z.backup(0, 2);
         assert_eq!(z.stats().visits, 1);
         assert_eq!((e.cell(), e.prior()), (7, 0.25));
+        assert_eq!(std::mem::size_of::<Edge>(), 24);
+        e.set_proof(Proof::Loss);
+        let f = Edge::default();
+        f.copy_from(&e);
+        assert_eq!(f.proof(), Proof::Loss);
+        f.init(1, 0.5);
+        assert_eq!(f.proof(), Proof::Unknown);
     }
 
     #[test]

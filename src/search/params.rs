@@ -1,6 +1,8 @@
 //! Tunable search parameters. Every field is meant to become a key of the `[search]` config
 //! section; the defaults are the documented starting point (docs/README-search.md).
 
+pub use super::solver_hooks::SolverParams;
+
 /// How the search treats the two orders {a,b} / {b,a} of one turn's stones (design.md A2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PairOrder {
@@ -50,6 +52,8 @@ pub struct SearchParams {
     pub early_stop: bool,
     /// Keep the subtree of the stones actually played between searches.
     pub reuse_tree: bool,
+    /// The threat-space solver in the search (root pre-pass, proofs in the tree).
+    pub solver: SolverParams,
     /// Stones after which a playout stops and is scored by the evaluator (when the search has
     /// one, see `Search::set_evaluator`); 0 = full playouts.
     pub playout_cutoff: u32,
@@ -75,6 +79,7 @@ impl Default for SearchParams {
             playouts_per_stone: None,
             early_stop: true,
             reuse_tree: true,
+            solver: SolverParams::default(),
             playout_cutoff: 0,
         }
     }
@@ -118,6 +123,13 @@ impl SearchParams {
             playouts_per_stone: (s.playouts > 0).then_some(s.playouts),
             early_stop: s.early_stop,
             reuse_tree: s.reuse_tree,
+            solver: SolverParams {
+                enabled: s.solver,
+                root_nodes: s.solver_root_nodes,
+                verify_nodes: s.solver_verify_nodes,
+                tree_nodes: s.solver_tree_nodes,
+                tree_plies: s.solver_tree_plies,
+            },
             playout_cutoff: s.playout_cutoff,
         };
         params.validate()?;

@@ -10,7 +10,7 @@
 //! stops at the first unvisited child. The root may hold statistics grafted from the other
 //! order of a pair (see `Search::reuse_tree`), so there the whole block is scanned.
 
-use super::node::Children;
+use super::node::{Children, Proof};
 use super::params::SearchParams;
 use super::tree::Tree;
 
@@ -41,6 +41,11 @@ pub(crate) fn select_child(
     let mut seen_unvisited = false;
     for index in children.first..children.first + considered.max(1) {
         let edge = tree.edge(index);
+        match edge.proof() {
+            Proof::Win => return index,
+            Proof::Loss | Proof::Excluded => continue,
+            Proof::Unknown => {}
+        }
         let stats = edge.stats();
         let value = if stats.visits == 0 {
             if seen_unvisited {

@@ -17,6 +17,8 @@ const MAX_WINDOWS_PER_CELL: usize = 4 * WIN_LENGTH;
 const ABSENT: u16 = u16::MAX;
 
 /// Board-size dependent tables, shared by all clones.
+///
+/// `SimplePosition` has no undo: the search restores positions with `clone_from`.
 #[derive(Debug)]
 struct Geometry {
     size: usize,
@@ -96,45 +98,60 @@ impl Geometry {
 /// A set of small integers with O(1) insert, remove and uniform pick.
 #[derive(Clone, Debug)]
 struct IndexSet {
-    members: Vec<u16>,
-    slot: Vec<u16>,
+    /// The members in `members[..len]`, in no particular order.
+    members: Box<[u16]>,
+    len: usize,
+    /// Position of each value in `members`, or `ABSENT`.
+    slot: Box<[u16]>,
 }
 
 impl IndexSet {
     fn new(universe: usize) -> IndexSet {
         IndexSet {
-            members: Vec::with_capacity(universe),
-            slot: vec![ABSENT; universe],
+            members: vec![0; universe].into_boxed_slice(),
+            len: 0,
+            slot: vec![ABSENT; universe].into_boxed_slice(),
         }
+    }
+
+    fn members(&self) -> &[u16] {
+        &self.members[..self.len]
     }
 
     fn contains(&self, x: usize) -> bool {
         self.slot[x] != ABSENT
     }
 
+    #[inline]
     fn insert(&mut self, x: usize) {
         if self.slot[x] == ABSENT {
-            self.slot[x] = self.members.len() as u16;
-            self.members.push(x as u16);
+            self.slot[x] = self.len as u16;
+            self.members[self.len] = x as u16;
+            self.len += 1;
         }
     }
 
+    #[inline]
     fn remove(&mut self, x: usize) {
         let s = self.slot[x];
         if s == ABSENT {
             return;
         }
-        let last = self.members.pop().expect("non-empty");
-        if last as usize != x {
-            self.members[s as usize] = last;
-            self.slot[last as usize] = s;
-        }
+        self.len -= 1;
+        let last = self.members[self.len];
+        self.members[s as usize] = last;
+        self.slot[last as usize] = s;
         self.slot[x] = ABSENT;
     }
 
     fn clone_from_set(&mut self, other: &IndexSet) {
-        self.members.clone_from(&other.members);
-        self.slot.clone_from(&other.slot);
+        if self.members.len() == other.members.len() {
+            self.members.copy_from_slice(&other.members);
+            self.slot.copy_from_slice(&other.slot);
+            self.len = other.len;
+        } else {
+            *self = other.clone();
+        }
     }
 }
 
@@ -154,8 +171,6 @@ pub struct SimplePosition {
     counts: Vec<[u8; 2]>,
     /// Windows where a colour has at least 4 stones and the other none: a six-threat.
     threats: [IndexSet; 2],
-    /// Stones within `NEAR` of each cell.
-    near: Vec<u8>,
     /// Empty cells with a stone within `NEAR`.
     candidates: IndexSet,
 }
@@ -168,7 +183,6 @@ impl Clone for SimplePosition {
             cells: self.cells.clone(),
             counts: self.counts.clone(),
             threats: self.threats.clone(),
-            near: self.near.clone(),
             candidates: self.candidates.clone(),
         }
     }
@@ -183,7 +197,6 @@ impl Clone for SimplePosition {
         self.counts.clone_from(&source.counts);
         self.threats[0].clone_from_set(&source.threats[0]);
         self.threats[1].clone_from_set(&source.threats[1]);
-        self.near.clone_from(&source.near);
         self.candidates.clone_from_set(&source.candidates);
     }
 }
@@ -200,7 +213,6 @@ impl SimplePosition {
             cells: vec![EMPTY; area],
             counts: vec![[0, 0]; windows],
             threats: [IndexSet::new(windows), IndexSet::new(windows)],
-            near: vec![0; area],
             candidates: IndexSet::new(area),
         };
         for &p in board.history() {
@@ -266,11 +278,13 @@ impl SearchPosition for SimplePosition {
                 self.threats[o].remove(w);
             }
         }
+        // Stones are never taken back (the search restores positions by copying), so a cell
+        // near a stone stays a candidate until it is played.
+        let (cells, candidates) = (&self.cells[..], &mut self.candidates);
         for &q in geo.neighbours_of(cell) {
             let q = q as usize;
-            self.near[q] += 1;
-            if self.cells[q] == EMPTY {
-                self.candidates.insert(q);
+            if cells[q] == EMPTY {
+                candidates.insert(q);
             }
         }
     }
@@ -281,9 +295,16 @@ impl SearchPosition for SimplePosition {
             out.push((self.centre(), 1.0));
             return;
         }
-        for &cell in &self.candidates.members {
-            let p = Point::from_index(cell as usize, self.geo.size);
-            out.push((p, self.near[cell as usize] as f32));
+        // Prior weight: the stones within `NEAR` (busy places first).
+        for &cell in self.candidates.members() {
+            let cell = cell as usize;
+            let stones = self
+                .geo
+                .neighbours_of(cell)
+                .iter()
+                .filter(|&&q| self.cells[q as usize] != EMPTY)
+                .count();
+            out.push((Point::from_index(cell, self.geo.size), stones as f32));
         }
         if out.is_empty() {
             // Every cell near a stone is filled: any empty cell will do.
@@ -295,7 +316,7 @@ impl SearchPosition for SimplePosition {
         out.clear();
         let c = self.board.to_move().index();
         let needed = (WIN_LENGTH as u8).saturating_sub(self.stones_left_this_turn());
-        for &w in &self.threats[c].members {
+        for &w in self.threats[c].members() {
             if self.counts[w as usize][c] >= needed {
                 self.push_empty_cells(w as usize, out);
             }
@@ -305,7 +326,7 @@ impl SearchPosition for SimplePosition {
     fn blocking_points(&self, out: &mut Vec<Point>) {
         out.clear();
         let opponent = self.board.to_move().opponent().index();
-        for &w in &self.threats[opponent].members {
+        for &w in self.threats[opponent].members() {
             self.push_empty_cells(w as usize, out);
         }
     }
@@ -321,7 +342,7 @@ impl SearchPosition for SimplePosition {
     }
 
     fn sample_playout_stone(&mut self, rng: &mut SearchRng) -> Option<Point> {
-        let members = &self.candidates.members;
+        let members = self.candidates.members();
         if !members.is_empty() {
             let cell = members[rng.gen_range(0..members.len())] as usize;
             return Some(Point::from_index(cell, self.geo.size));
@@ -420,15 +441,19 @@ mod tests {
         let fresh = SimplePosition::new(board);
         assert_eq!(pos.cells, fresh.cells);
         assert_eq!(pos.counts, fresh.counts);
-        assert_eq!(pos.near, fresh.near);
         for c in 0..2 {
-            let mut a = pos.threats[c].members.clone();
-            let mut b = fresh.threats[c].members.clone();
+            let mut a = pos.threats[c].members().to_vec();
+            let mut b = fresh.threats[c].members().to_vec();
             a.sort();
             b.sort();
             assert_eq!(a, b);
         }
-        let mut cands: Vec<usize> = pos.candidates.members.iter().map(|&c| c as usize).collect();
+        let mut cands: Vec<usize> = pos
+            .candidates
+            .members()
+            .iter()
+            .map(|&c| c as usize)
+            .collect();
         cands.sort();
         let expected: Vec<usize> = (0..board.area())
             .filter(|&i| {

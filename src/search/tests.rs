@@ -396,3 +396,28 @@ fn two_searches_alternating_keep_consistent_trees() {
         }
     }
 }
+
+#[test]
+fn second_stone_at_the_node_cap_still_gets_every_second_stone() {
+    let mut s = Search::new(
+        SearchParams {
+            max_nodes: 1024,
+            ..params(3000)
+        },
+        SimpleFactory,
+    );
+    let mut b = board_of(&[p(9, 9), p(10, 10), p(8, 10)]);
+    let first = think(&mut s, &b);
+    assert!(
+        s.nodes() > 900,
+        "the tree should have filled: {}",
+        s.nodes()
+    );
+    b.play(first.best).unwrap();
+    let second = think(&mut s, &b);
+    assert!(b.is_empty_at(second.best));
+    let mut cands = Vec::new();
+    SimplePosition::new(&b).candidates(&mut cands);
+    assert_eq!(s.root_info().children.len(), cands.len());
+    assert!(s.nodes() <= 1024);
+}

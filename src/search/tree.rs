@@ -67,6 +67,13 @@ impl Tree {
         self.full.store(false, Ordering::Relaxed);
     }
 
+    /// Drops the root's subtree but keeps the root's own statistics.
+    pub fn prune_to_root(&mut self) {
+        self.edges[ROOT as usize].clear_children();
+        self.used.store(1, Ordering::Relaxed);
+        self.full.store(false, Ordering::Relaxed);
+    }
+
     #[inline]
     pub fn edge(&self, index: u32) -> &Edge {
         &self.edges[index as usize]

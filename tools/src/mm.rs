@@ -599,6 +599,9 @@ pub fn write_mm(
     Ok(())
 }
 
+/// A competition being read: winner, participants so far, its `#` line number.
+type Pending = (u32, Vec<(u32, u32)>, usize);
+
 /// Reads Coulom's `mm` input format (identical candidate lines collapse into multiplicities).
 /// Returns the problem and the group names.
 pub fn read_mm(text: &str) -> Result<(Problem, Vec<String>), MmError> {
@@ -639,16 +642,15 @@ pub fn read_mm(text: &str) -> Result<(Problem, Vec<String>), MmError> {
         let members = members.map_err(|_| err(n, "bad feature index"))?;
         problem.team(&members).map_err(|e| err(n, &e.to_string()))
     };
-    let mut current: Option<(u32, Vec<(u32, u32)>, usize)> = None;
-    let finish =
-        |problem: &mut Problem, c: Option<(u32, Vec<(u32, u32)>, usize)>| -> Result<(), MmError> {
-            if let Some((winner, parts, n)) = c {
-                problem
-                    .add(winner, &parts, 1.0)
-                    .map_err(|e| err(n, &e.to_string()))?;
-            }
-            Ok(())
-        };
+    let mut current: Option<Pending> = None;
+    let finish = |problem: &mut Problem, c: Option<Pending>| -> Result<(), MmError> {
+        if let Some((winner, parts, n)) = c {
+            problem
+                .add(winner, &parts, 1.0)
+                .map_err(|e| err(n, &e.to_string()))?;
+        }
+        Ok(())
+    };
     let mut expect_winner = false;
     for (n, l) in lines {
         if l == "#" {

@@ -1,9 +1,9 @@
 //! What the trainer writes besides the weights: a JSON report and an SVG learning curve.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Validation figures (natural log; rates as fractions).
-#[derive(Clone, Copy, Debug, Default, Serialize)]
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
 pub struct Quality {
     pub positions: usize,
     pub mean_log_evidence: f64,
@@ -22,7 +22,7 @@ impl Quality {
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SweepRecord {
     pub sweep: usize,
     /// Mean data log-likelihood per training position.
@@ -33,7 +33,7 @@ pub struct SweepRecord {
     pub seconds: f64,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TrainReport {
     pub spec: String,
     pub command: String,
@@ -73,8 +73,8 @@ pub fn peak_memory_mib() -> f64 {
         .map_or(0.0, |kb| kb / 1024.0)
 }
 
-/// Two panels over the sweeps: log-likelihood per position (training and validation), and the
-/// validation top-1 / top-5 rates, each with the uniform baseline dashed.
+/// Two panels over the iterations: log-likelihood per position (training and validation), and the
+/// validation top-1 / top-5 rates; the uniform baseline (far below) is quoted in the titles.
 pub fn learning_curve_svg(report: &TrainReport) -> String {
     let (w, h, pad) = (760.0, 300.0, 60.0);
     let sweeps = &report.sweeps;
@@ -84,16 +84,8 @@ pub fn learning_curve_svg(report: &TrainReport) -> String {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{}\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
         2.0 * h
     );
-    let panel = |svg: &mut String,
-                 top: f64,
-                 title: &str,
-                 series: &[(&str, &str, Vec<f64>)],
-                 baseline: &[(&str, f64)]| {
-        let all: Vec<f64> = series
-            .iter()
-            .flat_map(|s| s.2.iter().copied())
-            .chain(baseline.iter().map(|b| b.1))
-            .collect();
+    let panel = |svg: &mut String, top: f64, title: &str, series: &[(&str, &str, Vec<f64>)]| {
+        let all: Vec<f64> = series.iter().flat_map(|s| s.2.iter().copied()).collect();
         let lo = all.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = all.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let span = if hi > lo { hi - lo } else { 1.0 };
@@ -118,7 +110,7 @@ pub fn learning_curve_svg(report: &TrainReport) -> String {
             ));
         }
         svg.push_str(&format!(
-            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">sweep (1..{})</text>\n",
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">iteration (1..{})</text>\n",
             w / 2.0,
             top + h - pad + 30.0,
             sweeps.len()
@@ -135,25 +127,20 @@ pub fn learning_curve_svg(report: &TrainReport) -> String {
             ));
             svg.push_str(&format!(
                 "<text x=\"{}\" y=\"{}\" fill=\"{colour}\">{name}</text>\n",
-                w - pad - 220.0,
-                top + pad + 15.0 * k as f64
-            ));
-        }
-        for (name, v) in baseline {
-            svg.push_str(&format!(
-                "<line x1=\"{pad}\" y1=\"{0:.1}\" x2=\"{1}\" y2=\"{0:.1}\" stroke=\"gray\" stroke-dasharray=\"4 4\"/><text x=\"{2}\" y=\"{3:.1}\" fill=\"gray\">{name}</text>\n",
-                y(*v),
-                w - pad,
-                pad + 5.0,
-                y(*v) - 4.0
+                pad + 10.0 + 200.0 * k as f64,
+                top + 45.0
             ));
         }
     };
     let col = |f: fn(&SweepRecord) -> f64| sweeps.iter().map(f).collect::<Vec<f64>>();
+    let u = &report.uniform_validation;
     panel(
         &mut svg,
         0.0,
-        "Mean log-likelihood per stone (natural log)",
+        &format!(
+            "Mean log-likelihood per stone, natural log (uniform: {:.3})",
+            u.mean_log_evidence
+        ),
         &[
             ("training", "#1f77b4", col(|s| s.train_mean_log_likelihood)),
             (
@@ -162,17 +149,18 @@ pub fn learning_curve_svg(report: &TrainReport) -> String {
                 col(|s| s.validation.mean_log_evidence),
             ),
         ],
-        &[("uniform", report.uniform_validation.mean_log_evidence)],
     );
     panel(
         &mut svg,
         h,
-        "Validation prediction rates",
+        &format!(
+            "Validation prediction rates (uniform: top-1 {:.4}, top-5 {:.4})",
+            u.top1, u.top5
+        ),
         &[
             ("top-1", "#2ca02c", col(|s| s.validation.top1)),
             ("top-5", "#9467bd", col(|s| s.validation.top5)),
         ],
-        &[("uniform top-5", report.uniform_validation.top5)],
     );
     svg.push_str("</svg>\n");
     svg

@@ -3,29 +3,35 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-/// Builds the workspace's `liuzi` binary in the test profile (little or nothing to do after the
-/// test build itself) and returns its path.
+/// The workspace's `liuzi` binary. `cargo test --workspace` has already built it beside this test
+/// (the engine crate's own integration tests need it); only when this test runs alone is it
+/// built here, in the same profile directory.
 fn liuzi_binary() -> PathBuf {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let status = Command::new(cargo)
-        .args([
-            "build",
-            "--quiet",
-            "--profile",
-            "test",
-            "-p",
-            "liuzi",
-            "--bin",
-            "liuzi",
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .status()
-        .expect("cargo runs");
-    assert!(status.success(), "building liuzi failed");
-    let target = std::env::var("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target"));
-    target.join("debug").join("liuzi")
+    let test_exe = std::env::current_exe().expect("test executable path");
+    // target/<profile>/deps/liuzi_engine-<hash> -> target/<profile>/liuzi
+    let profile_dir = test_exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("test executable lives in target/<profile>/deps");
+    let binary = profile_dir.join(format!("liuzi{}", std::env::consts::EXE_SUFFIX));
+    if !binary.exists() {
+        let release = profile_dir
+            .file_name()
+            .is_some_and(|name| name == "release");
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let mut build = Command::new(cargo);
+        build.args(["build", "--quiet", "-p", "liuzi", "--bin", "liuzi"]);
+        if release {
+            build.arg("--release");
+        }
+        let status = build
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .status()
+            .expect("cargo runs");
+        assert!(status.success(), "building liuzi failed");
+    }
+    assert!(binary.exists(), "no liuzi binary at {}", binary.display());
+    binary
 }
 
 #[test]
@@ -33,10 +39,14 @@ fn liuzi_plays_clean_games_in_every_protocol() {
     let liuzi = liuzi_binary();
     let liuzi = liuzi.to_str().unwrap();
     let dir = tempfile::tempdir().unwrap();
+    // Small fixed playout budgets on one thread keep the games quick and reproducible; the
+    // three engines differ in budget and seed.
     let engines = [
-        format!("name=gtp cmd='{liuzi} gtp --seed 1'"),
-        format!("name=cloudict proto=cloudict cmd='{liuzi} c6 --seed 2'"),
-        format!("name=sau proto=sau cmd='{liuzi} c6 --letters sau --sau-placeholder --seed 3'"),
+        format!("name=gtp cmd='{liuzi} gtp --threads 1 --playouts 30 --seed 1'"),
+        format!("name=cloudict proto=cloudict cmd='{liuzi} c6 --threads 1 --playouts 60 --seed 2'"),
+        format!(
+            "name=sau proto=sau cmd='{liuzi} c6 --letters sau --sau-placeholder --threads 1 --playouts 30 --seed 3'"
+        ),
     ];
     let mut args = vec![
         "--mode",

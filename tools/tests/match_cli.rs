@@ -103,6 +103,7 @@ fn match_writes_results_sgf_and_games_with_a_table() {
 }
 
 #[test]
+#[cfg(target_os = "linux")]
 fn interrupted_match_resumes_without_losing_games() {
     let dir = tempfile::tempdir().unwrap();
     let marker = format!("{}", 700_000 + std::process::id());

@@ -291,6 +291,7 @@ fn clock_runs_out_and_gtp_hears_the_time() {
 }
 
 #[test]
+#[cfg(target_os = "linux")]
 fn hung_engine_times_out_and_is_killed() {
     let marker = format!("{}", 900_000 + std::process::id());
     let mut s = setup(9);

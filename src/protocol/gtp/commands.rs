@@ -1,6 +1,7 @@
 //! The GTP commands: each checks all its arguments before it changes anything, so a failed
 //! command leaves the state as it was.
 
+use super::analyze;
 use super::board_text;
 use super::Gtp;
 use crate::engine::{EngineError, TimeLeft, TimeSettings};
@@ -40,6 +41,10 @@ pub const COMMANDS: &[&str] = &[
     "gogui-rules_board",
     "gogui-rules_captured_count",
     "gogui-rules_final_result",
+    "gogui-analyze_commands",
+    "liuzi-policy",
+    "liuzi-visits",
+    "liuzi-winrates",
 ];
 
 /// A command's arguments, read one at a time with GTP's error messages.
@@ -230,6 +235,22 @@ impl Gtp {
                 let (_, words) =
                     result_text(self.engine.board().result()).ok_or("game is not over")?;
                 self.reply.push_str(words);
+            }
+            "gogui-analyze_commands" => {
+                args.end()?;
+                self.reply.push_str(&analyze::ANALYZE_COMMANDS.join("\n"));
+            }
+            "liuzi-policy" => {
+                args.end()?;
+                analyze::policy(&self.engine, &mut self.reply)?;
+            }
+            "liuzi-visits" => {
+                args.end()?;
+                analyze::visits(&self.engine, &mut self.reply)?;
+            }
+            "liuzi-winrates" => {
+                args.end()?;
+                analyze::win_rates(&self.engine, &mut self.reply)?;
             }
             _ => return Err("unknown command".to_string()),
         }

@@ -10,6 +10,7 @@
 //! `play`, `clear_board`, `gogui-rules_side_to_move` and `gogui-rules_board` do no search and
 //! write into reused buffers; replies are flushed only when no more input is waiting.
 
+mod analyze;
 mod board_text;
 mod commands;
 pub mod storm;

@@ -49,6 +49,17 @@ enum Command {
     Mm(MmArgs),
     /// Turn `index gamma` lines (Coulom's tool output) into a weights file.
     ImportRatings(ImportArgs),
+    /// Redraw the SVG learning curve of a training report.
+    Plot(PlotArgs),
+}
+
+#[derive(clap::Args)]
+struct PlotArgs {
+    /// JSON report written by `train`.
+    #[arg(long)]
+    report: PathBuf,
+    #[arg(long)]
+    out: PathBuf,
 }
 
 #[derive(clap::Args)]
@@ -366,6 +377,13 @@ fn eval(args: EvalArgs) -> Result<()> {
     let t = Instant::now();
     let weights = Gammas::load(&args.weights).map_err(|e| e.to_string())?;
     let load_ms = t.elapsed().as_secs_f64() * 1000.0;
+    // What the engine pays at start-up: the weights, the shape tables and a first board.
+    let first_board = liuzi::policy::PolicyBoard::new(
+        &liuzi::rules::Board::standard(),
+        std::sync::Arc::new(weights.clone()),
+    );
+    let startup_ms = t.elapsed().as_secs_f64() * 1000.0;
+    drop(first_board);
     let threads = threads(args.data.threads);
     let games = load_games_limited(&args.data)?;
     let refs: Vec<&GameRecord> = games.iter().collect();
@@ -375,12 +393,14 @@ fn eval(args: EvalArgs) -> Result<()> {
     let fitted = Quality::from_metrics(&set.evaluate(&flat_gammas(&weights), threads));
     let uniform = Quality::from_metrics(&set.evaluate(&vec![1.0; set.n_features()], threads));
     eprintln!(
-        "{}: {} games ({} skipped), {} positions; weights loaded in {:.1} ms",
+        "{}: {} games ({} skipped), {} positions; weights loaded in {:.1} ms, first policy board \
+         (with the shape tables) ready after {:.1} ms",
         args.weights.display(),
         games.len(),
         skipped,
         fitted.positions,
-        load_ms
+        load_ms,
+        startup_ms
     );
     eprintln!(
         "uniform: mean log-evidence {:.4}, top-1 {:.4}, top-5 {:.4}",
@@ -465,6 +485,15 @@ fn import_ratings(args: ImportArgs) -> Result<()> {
     weights.save(&args.out).map_err(|e| e.to_string())
 }
 
+fn plot(args: PlotArgs) -> Result<()> {
+    let text = std::fs::read_to_string(&args.report)
+        .map_err(|e| format!("{}: {e}", args.report.display()))?;
+    let report: TrainReport =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", args.report.display()))?;
+    std::fs::write(&args.out, learning_curve_svg(&report))
+        .map_err(|e| format!("{}: {e}", args.out.display()))
+}
+
 fn main() {
     let cli = Cli::parse();
     let level = match cli.verbose {
@@ -485,6 +514,7 @@ fn main() {
         Command::ExportMm(a) => export_mm(a),
         Command::Mm(a) => run_mm(a),
         Command::ImportRatings(a) => import_ratings(a),
+        Command::Plot(a) => plot(a),
     };
     if let Err(message) = result {
         eprintln!("liuzi-train: {message}");

@@ -1,0 +1,155 @@
+//! The defensive query: does the opponent have a VCDT if we do nothing, and which of our stones
+//! can break it (a relevance zone, after Wu & Lin's RZOP, design.md A2).
+//!
+//! We let the opponent move at once (a pass: the solver's board gives stones explicit colours) and
+//! solve its VCDT. If it has one, the zone is every cell its proof tree depends on (the stones of
+//! every line and the empty cells of every threat window it makes, see [`Solver::proof_cells`])
+//! plus the cells where our own stones make threats (a counter-threat forces its next turn). Then,
+//! as far as the limits allow, each zone cell is verified: our stone there, the opponent to move,
+//! solve again. Call this after checking our own immediate win and our own VCDT, which come first.
+
+use super::solver::{Solver, Verdict, WinProof};
+use super::threat_board::ThreatBoard;
+use crate::patterns::{stones_left, CellSet};
+use crate::rules::{Board, Color};
+use std::time::{Duration, Instant};
+
+/// Limits of the verification solves (the first solve uses the solver's own limits).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DefenceLimits {
+    /// Node limit of each verification solve.
+    pub verify_nodes: u64,
+    /// Most zone cells verified (in order: the threat's main line first).
+    pub max_verifications: usize,
+    /// Time for all verifications together; cells left over stay unverified.
+    pub max_time: Option<Duration>,
+}
+
+impl Default for DefenceLimits {
+    fn default() -> DefenceLimits {
+        DefenceLimits {
+            verify_nodes: 20_000,
+            max_verifications: 64,
+            max_time: None,
+        }
+    }
+}
+
+/// The opponent's VCDT and where our stones can meet it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Defence {
+    /// The opponent's VCDT if we placed nothing more this turn.
+    pub threat: WinProof,
+    /// Cells where a stone of ours can change the proof (or make a counter-threat). A stone
+    /// elsewhere leaves the proof as it is, unless combined with another stone in the zone.
+    pub zone: CellSet,
+    /// Zone cells verified to break it: with our stone there the opponent has no VCDT.
+    pub breakers: CellSet,
+    /// Zone cells whose verification hit its limit.
+    pub unresolved: CellSet,
+    /// Zone cells verified not to break it on their own.
+    pub losing: CellSet,
+}
+
+impl Defence {
+    /// Zone cells not verified (past `max_verifications`).
+    pub fn unverified(&self) -> CellSet {
+        let mut rest = CellSet::new();
+        for c in self.zone.iter() {
+            if !self.breakers.contains(c)
+                && !self.unresolved.contains(c)
+                && !self.losing.contains(c)
+            {
+                rest.insert(c);
+            }
+        }
+        rest
+    }
+
+    /// The zone without the cells verified to lose: where our next stone should go.
+    pub fn candidates(&self) -> CellSet {
+        let mut rest = self.zone;
+        for c in self.losing.iter() {
+            rest.remove(c);
+        }
+        rest
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Threat {
+    /// The opponent has no VCDT (within the solver's move model).
+    None,
+    /// The solver hit a limit before deciding.
+    Unknown,
+    Vcdt(Box<Defence>),
+}
+
+/// The defensive query for the side to move on `board`.
+pub fn defend(solver: &mut Solver, board: &Board, limits: &DefenceLimits) -> Threat {
+    if board.is_over() {
+        return Threat::None;
+    }
+    let mut tb = ThreatBoard::from_board(board);
+    defend_on(solver, &mut tb, board.to_move(), stones_left(board), limits)
+}
+
+/// The defensive query on `tb` for `defender`, who has `stones` (1 or 2) stones left this turn.
+/// `tb` is left as it was.
+pub fn defend_on(
+    solver: &mut Solver,
+    tb: &mut ThreatBoard,
+    defender: Color,
+    stones: u8,
+    limits: &DefenceLimits,
+) -> Threat {
+    let attacker = defender.opponent();
+    let threat = match solver.solve_on(tb, attacker, 2) {
+        Verdict::Win(proof) => proof,
+        Verdict::NoVcdt => return Threat::None,
+        Verdict::Unknown => return Threat::Unknown,
+    };
+    let mut zone = solver.proof_cells(tb);
+    for p in &threat.line {
+        zone.insert(p.index(tb.size()));
+    }
+    let counter_min = if stones >= 2 { 2 } else { 3 };
+    zone.union_with(&tb.potential_cells(defender, counter_min));
+
+    // Verify the main line's cells first, then the rest in index order.
+    let mut order: Vec<usize> = threat.line.iter().map(|p| p.index(tb.size())).collect();
+    order.extend(zone.iter());
+    let mut seen = CellSet::new();
+    let (mut breakers, mut unresolved, mut losing) =
+        (CellSet::new(), CellSet::new(), CellSet::new());
+    let saved = solver.limits.clone();
+    solver.limits.max_nodes = limits.verify_nodes;
+    let deadline = limits.max_time.map(|t| Instant::now() + t);
+    let mut verified = 0;
+    for cell in order {
+        if seen.contains(cell) || tb.get(cell).is_some() {
+            continue;
+        }
+        if verified == limits.max_verifications || deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        seen.insert(cell);
+        verified += 1;
+        tb.place(cell, defender);
+        let verdict = solver.solve_on(tb, attacker, 2);
+        tb.remove_last();
+        match verdict {
+            Verdict::Win(_) => losing.insert(cell),
+            Verdict::NoVcdt => breakers.insert(cell),
+            Verdict::Unknown => unresolved.insert(cell),
+        }
+    }
+    solver.limits = saved;
+    Threat::Vcdt(Box::new(Defence {
+        threat,
+        zone,
+        breakers,
+        unresolved,
+        losing,
+    }))
+}

@@ -1,0 +1,79 @@
+//! The weights file on disk: atomic save, clear errors naming the file, and the shipped default.
+
+use liuzi::policy::{FeatureSpec, Gammas, Group, PolicyBoard};
+use std::path::Path;
+
+fn assert_send_clone<T: Send + Clone>() {}
+
+#[test]
+fn policy_board_can_move_to_a_search_thread() {
+    assert_send_clone::<PolicyBoard>();
+}
+
+#[test]
+fn save_then_load_round_trips_and_leaves_no_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.weights");
+    let spec = FeatureSpec::new(&[Group::Nearest, Group::Tactic]).unwrap();
+    let g = Gammas::new(
+        spec,
+        vec![vec![3.0, 2.0, 1.0, 0.5], vec![1.0, 50.0, 900.0]],
+        "unit test",
+    )
+    .unwrap();
+    g.save(&path).unwrap();
+    assert_eq!(Gammas::load(&path).unwrap(), g);
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, vec![std::ffi::OsString::from("w.weights")]);
+}
+
+#[test]
+fn errors_name_the_file_and_the_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nope.weights");
+    let msg = Gammas::load(&missing).unwrap_err().to_string();
+    assert!(
+        msg.contains("nope.weights") && msg.contains("missing"),
+        "{msg}"
+    );
+
+    let text = Gammas::uniform().to_text();
+    let cases = [
+        (
+            "truncated.weights",
+            text[..text.len() / 3].to_string(),
+            "truncated",
+        ),
+        ("corrupt.weights", text.replacen("1e0", "2e0", 1), "corrupt"),
+        (
+            "version.weights",
+            text.replacen("liuzi-weights 1", "liuzi-weights 7", 1),
+            "wrong format version",
+        ),
+        (
+            "spec.weights",
+            text.replacen("own4.1=", "own4.0=", 1),
+            "wrong feature-spec id",
+        ),
+        ("garbage.weights", "\u{0}\u{1}binary".to_string(), "corrupt"),
+    ];
+    for (name, content, problem) in cases {
+        let path = dir.path().join(name);
+        std::fs::write(&path, content).unwrap();
+        let msg = Gammas::load(&path).unwrap_err().to_string();
+        assert!(msg.contains(name) && msg.contains(problem), "{name}: {msg}");
+    }
+}
+
+#[test]
+fn shipped_weights_load_with_the_full_spec() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine-config/default.weights");
+    let g = Gammas::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(g.spec(), &FeatureSpec::full());
+    // Trained, not uniform: completing a six must be far likelier than a quiet stone.
+    assert!(g.gamma(Group::Tactic, 2) > 100.0 * g.gamma(Group::Tactic, 0));
+    assert!(g.source().contains("liuzi-train"));
+}
