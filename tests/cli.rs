@@ -21,6 +21,9 @@ fn help_explains_protocols_options_and_config() {
         "--threads",
         "--seed",
         "--playouts",
+        "--search",
+        "--evaluator",
+        "--playout-cutoff",
         "--verbose",
         "RUST_LOG",
     ] {
@@ -126,4 +129,27 @@ fn bench_ruler_runs_a_small_storm() {
         "{}",
         run.stdout
     );
+}
+
+#[test]
+fn alphabeta_plays_legal_stones_over_gtp() {
+    let input = b"genmove b\ngenmove w\ngenmove w\nplay b K10\nquit\n";
+    let run = run_liuzi(
+        &["--config", &fast_config(), "--search", "alphabeta", "gtp"],
+        input,
+    );
+    assert!(run.success, "{}", run.stderr);
+    let replies = common::gtp_replies(&run.stdout);
+    assert_eq!(replies.len(), 5, "{:?}", replies);
+    let stones: Vec<&str> = replies[..3]
+        .iter()
+        .map(|r| r.trim_start_matches("= "))
+        .collect();
+    for s in &stones {
+        assert!(liuzi::notation::parse_gtp(s, 19).is_some(), "{s}");
+    }
+    assert!(stones[0] != stones[1] && stones[1] != stones[2] && stones[0] != stones[2]);
+    // K10 is refused when the engine already played there, accepted otherwise.
+    let k10_taken = stones.contains(&"K10");
+    assert_eq!(replies[3].starts_with('?'), k10_taken, "{:?}", replies);
 }

@@ -126,3 +126,73 @@ impl MoveGenerator for AlphaBetaGenerator {
         Some(self.search.policy(board))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::SearchKind;
+    use crate::engine::{build_generator, Engine};
+
+    fn config(dir: &std::path::Path) -> EngineConfig {
+        let mut c = EngineConfig::builtin();
+        c.engine.search = SearchKind::AlphaBeta;
+        c.engine.threads = 1;
+        c.engine.weights = dir.join("none.weights");
+        c.engine.evaluator = dir.join("none.eval");
+        c.alphabeta.max_nodes = 2000;
+        c.alphabeta.hash_mb = 2;
+        c
+    }
+
+    #[test]
+    fn builds_from_config_with_fallbacks_and_clear_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut c = config(dir.path());
+        // Neither file: proximity ordering and the fixed formula.
+        let mut e = Engine::new(19, build_generator(&c).unwrap()).unwrap();
+        for _ in 0..3 {
+            let colour = e.board().to_move();
+            let before = e.board().clone();
+            let p = e.genmove(colour).unwrap();
+            assert!(before.is_empty_at(p));
+        }
+        assert!(!e.analysis().unwrap().children.is_empty());
+        assert_eq!(e.analysis().unwrap().stone_count, 2);
+        let policy = e.policy().unwrap();
+        assert!((policy.iter().map(|x| x.1).sum::<f32>() - 1.0).abs() < 1e-3);
+
+        // Both files present and good.
+        let eval_path = dir.path().join("good.eval");
+        crate::eval::testing::sample_evaluator()
+            .save(&eval_path)
+            .unwrap();
+        let weights = dir.path().join("good.weights");
+        Gammas::uniform().save(&weights).unwrap();
+        c.engine.evaluator = eval_path;
+        c.engine.weights = weights;
+        assert!(build_generator(&c).is_ok());
+
+        // A damaged evaluator is an error naming the file, for alpha-beta and for cut-offs.
+        let bad = dir.path().join("bad.eval");
+        std::fs::write(&bad, "liuzi-eval 1\n").unwrap();
+        c.engine.evaluator = bad;
+        let err = build_generator(&c).err().unwrap();
+        assert!(err.contains("bad.eval"), "{err}");
+        c.engine.search = SearchKind::Mcts;
+        assert!(
+            build_generator(&c).is_ok(),
+            "no cut-off: the evaluator is not read"
+        );
+        c.search.playout_cutoff = 20;
+        let err = build_generator(&c).err().unwrap();
+        assert!(err.contains("bad.eval"), "{err}");
+        // Missing with a cut-off: full playouts, with a warning.
+        c.engine.evaluator = dir.path().join("missing.eval");
+        assert!(build_generator(&c).is_ok());
+        // Bad alpha-beta parameters name the key.
+        c.engine.search = SearchKind::AlphaBeta;
+        c.alphabeta.width = 0;
+        let err = build_generator(&c).err().unwrap();
+        assert!(err.contains("alphabeta.width"), "{err}");
+    }
+}

@@ -18,3 +18,31 @@ pub mod qda;
 pub use evaluator::{decided, Evaluator, DECIDED};
 pub use features::{Features, FEATURE_COUNT};
 pub use file::{EvalFileError, EvalFileErrorKind, EVAL_FORMAT_VERSION};
+
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::qda::{PhaseModel, Shrinkage};
+    use super::{Evaluator, FEATURE_COUNT};
+    use rand::{Rng, SeedableRng};
+
+    /// A small evaluator fitted to random features, two phases (0..20 and 20.. stones).
+    pub(crate) fn sample_evaluator() -> Evaluator {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut rows = |shift: f64| -> Vec<Vec<f64>> {
+            (0..200)
+                .map(|_| {
+                    (0..FEATURE_COUNT)
+                        .map(|k| rng.gen_range(0.0..1.0) + if k < 3 { shift } else { 0.0 })
+                        .collect()
+                })
+                .collect()
+        };
+        let (w, l) = (rows(0.5), rows(0.0));
+        let w: Vec<&[f64]> = w.iter().map(Vec::as_slice).collect();
+        let l: Vec<&[f64]> = l.iter().map(Vec::as_slice).collect();
+        let mut early = PhaseModel::fit(&w, &l, 0, Some(20), Shrinkage::default()).unwrap();
+        early.calibration = [0.8, -0.1];
+        let late = PhaseModel::fit(&l, &w, 20, None, Shrinkage::default()).unwrap();
+        Evaluator::new(vec![early, late], "test data").unwrap()
+    }
+}

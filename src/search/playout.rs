@@ -184,4 +184,56 @@ mod tests {
             assert!(scratch.is_empty());
         }
     }
+
+    #[test]
+    fn a_cut_off_playout_stops_and_follows_the_evaluator() {
+        let evaluator = crate::eval::testing::sample_evaluator();
+        let cutoff = Cutoff {
+            stones: 3,
+            evaluator: &evaluator,
+        };
+        let b = board_of(&[p(9, 9), p(10, 10), p(8, 10)]);
+        let mut rng = SearchRng::seed_from_u64(5);
+        let mut scratch = Vec::new();
+        let (mut wins, mut expected, runs) = (0, 0.0, 400);
+        for _ in 0..runs {
+            let mut pos = SimplePosition::new(&b);
+            let r = run_playout(&mut pos, &mut rng, &mut scratch, Some(&cutoff));
+            assert_eq!(pos.board().stone_count(), b.stone_count() + 3);
+            let me = pos.board().to_move();
+            expected += evaluator.win_probability_of_board(pos.board());
+            match r {
+                GameResult::Win(c) if c == me => wins += 1,
+                GameResult::Win(_) => {}
+                other => panic!("{other:?}"),
+            }
+        }
+        // The coin follows the evaluator: within 4 standard deviations of the expectation.
+        let sd = (runs as f64 * 0.25).sqrt();
+        assert!(
+            (wins as f64 - expected).abs() < 4.0 * sd,
+            "{wins} vs {expected}"
+        );
+        // A game that ends before the cut-off keeps its real result.
+        let b = board_of(&[
+            p(9, 9),
+            p(0, 0),
+            p(0, 2),
+            p(10, 9),
+            p(11, 9),
+            p(0, 4),
+            p(0, 6),
+            p(12, 9),
+            p(3, 3),
+            p(0, 8),
+            p(0, 10),
+        ]);
+        let long = Cutoff {
+            stones: 10,
+            evaluator: &evaluator,
+        };
+        let mut pos = SimplePosition::new(&b);
+        let r = run_playout(&mut pos, &mut rng, &mut scratch, Some(&long));
+        assert_eq!(r, GameResult::Win(Color::Black));
+    }
 }

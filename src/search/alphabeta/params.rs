@@ -1,4 +1,7 @@
-//! Alpha-beta parameters: the `[alphabeta]` section of the engine configuration.
+//! Alpha-beta parameters: the `[alphabeta]` section of the engine configuration, and the
+//! threat solver's keys of `[search]`, which both searches share.
+
+use crate::search::solver_hooks::SolverParams;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct AlphaBetaParams {
@@ -14,6 +17,8 @@ pub struct AlphaBetaParams {
     /// Nodes per stone; `None` = time (or depth) decides. Fixed nodes make the search
     /// reproducible whatever the machine's speed.
     pub max_nodes: Option<u64>,
+    /// The threat-space solver's root pre-pass (the `[search] solver*` keys, as for the MCTS).
+    pub solver: SolverParams,
 }
 
 impl Default for AlphaBetaParams {
@@ -24,6 +29,7 @@ impl Default for AlphaBetaParams {
             root_width: 16,
             hash_mb: 32,
             max_nodes: None,
+            solver: SolverParams::default(),
         }
     }
 }
@@ -38,6 +44,7 @@ impl AlphaBetaParams {
             root_width: a.root_width,
             hash_mb: a.hash_mb,
             max_nodes: (a.max_nodes > 0).then_some(a.max_nodes),
+            solver: crate::search::SearchParams::from_config(config)?.solver,
         };
         params.validate()?;
         Ok(params)

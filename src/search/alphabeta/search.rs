@@ -5,7 +5,9 @@
 //! window flipped) when the opponent does — the alpha-beta form of the MCTS backup rule.
 //!
 //! Rules shared with the MCTS (design.md A2): at the root, a stone that wins, or the single
-//! stone that meets a six-threat, is played without search; inside the tree, a position where
+//! stone that meets a six-threat, is played without search, and the threat solver's pre-pass
+//! (when enabled) plays a proven VCDT at once or keeps the root to the stones that can meet the
+//! opponent's (`search::solver_hooks::root_plan`); inside the tree, a position where
 //! the side to move completes a six this turn is a win, one where the opponent has more
 //! threats than the side to move has stones left is a loss, and a position under threat
 //! searches only the blocking stones.
@@ -20,7 +22,9 @@ use crate::patterns::stones_left;
 use crate::policy::{Gammas, PolicyBoard};
 use crate::rules::{Board, GameResult, Point};
 use crate::search::mcts::forced_stone;
+use crate::search::solver_hooks::{root_plan, RootPlan};
 use crate::search::{Decision, PolicyFactory, PositionFactory};
+use crate::tactics::{Solver, SolverLimits};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -74,6 +78,8 @@ pub struct AlphaBeta {
     gammas: Arc<Gammas>,
     leaf: LeafEvaluator,
     tt: TranspositionTable,
+    /// The threat solver of the root pre-pass.
+    solver: Solver,
     last_root: Vec<RootMove>,
     /// Stones on the board and P(m) of every candidate at the last search's root.
     last_stone_count: usize,
@@ -107,6 +113,7 @@ impl AlphaBeta {
             gammas,
             leaf,
             tt,
+            solver: Solver::new(SolverLimits::default()),
             last_root: Vec::new(),
             last_stone_count: 0,
             last_policy: Vec::new(),
@@ -157,17 +164,23 @@ impl AlphaBeta {
         self.last_stone_count = board.stone_count();
         self.last_policy = policy_of(root.policy_board());
         self.last_root.clear();
-        if let Some((best, decision)) = forced_stone(&root) {
+        let plan = if self.params.solver.enabled {
+            root_plan(&mut self.solver, board, &self.params.solver, limits.time)
+        } else {
+            RootPlan::Free
+        };
+        let forced = forced_stone(&root).or(match plan {
+            RootPlan::Play(p) => Some((p, Decision::Proven)),
+            _ => None,
+        });
+        if let Some((best, decision)) = forced {
+            let sure_win = matches!(decision, Decision::Win | Decision::Proven);
             let outcome = AbOutcome {
                 best,
                 decision,
                 depth: 0,
-                score: if decision == Decision::Win {
-                    score::win_in(1)
-                } else {
-                    0
-                },
-                win_rate: if decision == Decision::Win { 1.0 } else { 0.5 },
+                score: if sure_win { score::win_in(1) } else { 0 },
+                win_rate: if sure_win { 1.0 } else { 0.5 },
                 nodes: 0,
                 elapsed: start.elapsed(),
                 pv: vec![best],
@@ -297,7 +310,7 @@ impl Worker<'_> {
             }
         }
         // Best first; a stable sort keeps the previous order among equal scores.
-        root_moves.sort_by(|a, b| b.score.cmp(&a.score));
+        root_moves.sort_by_key(|m| std::cmp::Reverse(m.score));
         let key = self.pb.board().hash();
         self.tt.store(
             key,
