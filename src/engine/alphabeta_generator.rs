@@ -137,7 +137,7 @@ mod tests {
         let mut c = EngineConfig::builtin();
         c.engine.search = SearchKind::AlphaBeta;
         c.engine.threads = 1;
-        c.engine.weights = dir.join("none.weights");
+        c.engine.weights = NO_WEIGHTS.into();
         c.engine.evaluator = dir.join("none.eval");
         c.alphabeta.max_nodes = 2000;
         c.alphabeta.hash_mb = 2;
@@ -148,7 +148,15 @@ mod tests {
     fn builds_from_config_with_fallbacks_and_clear_errors() {
         let dir = tempfile::tempdir().unwrap();
         let mut c = config(dir.path());
-        // Neither file: proximity ordering and the fixed formula.
+        // A missing weights file is an error naming it, as for the MCTS.
+        let mut missing = c.clone();
+        missing.engine.weights = dir.path().join("absent.weights");
+        let err = build_generator(&missing).err().unwrap();
+        assert!(
+            err.contains("absent.weights") && err.contains("missing"),
+            "{err}"
+        );
+        // weights = "none" and no evaluator file: proximity ordering and the fixed formula.
         let mut e = Engine::new(19, build_generator(&c).unwrap()).unwrap();
         for _ in 0..3 {
             let colour = e.board().to_move();

@@ -165,7 +165,13 @@ impl AlphaBeta {
         self.last_policy = policy_of(root.policy_board());
         self.last_root.clear();
         let plan = if self.params.solver.enabled {
-            root_plan(&mut self.solver, board, &self.params.solver, limits.time)
+            root_plan(
+                &mut self.solver,
+                board,
+                &self.params.solver,
+                limits.time,
+                None,
+            )
         } else {
             RootPlan::Free
         };
