@@ -42,7 +42,7 @@ pub struct EngineSection {
     pub weights: PathBuf,
     /// Which search chooses the stones.
     pub search: SearchKind,
-    /// The learned evaluator (`liuzi-train-eval`); empty = none. Resolved like `weights`.
+    /// The learned evaluator (`liuzi-train-eval`); `"none"` = none. Resolved like `weights`.
     pub evaluator: PathBuf,
 }
 
@@ -244,8 +244,9 @@ impl EngineConfig {
         if config.engine.weights.is_relative() && config.engine.weights != Path::new("none") {
             config.engine.weights = base_dir.join(&config.engine.weights);
         }
+        // So is "none" for the evaluator.
         let evaluator = &config.engine.evaluator;
-        if !evaluator.as_os_str().is_empty() && evaluator.is_relative() {
+        if evaluator.is_relative() && evaluator != Path::new("none") && evaluator != Path::new("") {
             config.engine.evaluator = base_dir.join(evaluator);
         }
         config.validate().map_err(error)?;
@@ -410,6 +411,13 @@ mod tests {
         assert_eq!(c.thread_count(), 3);
         assert_eq!(c.engine.weights, Path::new("/etc/liuzi/w.bin"));
         assert_eq!(c.engine.evaluator, Path::new("/etc/liuzi/default.eval"));
+        let none = EngineConfig::from_toml(
+            "[engine]\nevaluator = \"none\"\n",
+            "my.toml",
+            Path::new("/etc/liuzi"),
+        )
+        .unwrap();
+        assert_eq!(none.engine.evaluator, Path::new("none"));
         assert_eq!(c.c6.letters, Letters::Sau);
         assert_eq!(c.engine.board_size, 19);
         assert_eq!(c.time, EngineConfig::builtin().time);

@@ -3,7 +3,7 @@
 use super::mcts_generator::{FALLBACK_STONE_TIME, NO_WEIGHTS};
 use super::{Analysis, ChildAnalysis, MoveGenerator, StoneBudget};
 use crate::config::EngineConfig;
-use crate::eval::{EvalFileErrorKind, Evaluator};
+use crate::eval::Evaluator;
 use crate::policy::Gammas;
 use crate::rules::{Board, Point};
 use crate::search::alphabeta::{
@@ -11,35 +11,29 @@ use crate::search::alphabeta::{
 };
 use std::sync::Arc;
 
-/// The evaluator `engine.evaluator` names: `None` when the key is empty, or (with a warning
-/// saying what falls back) when the file does not exist. A file that exists but cannot be
-/// used is an error naming the file.
+/// `engine.evaluator = "none"` (or empty): no learned evaluator.
+pub const NO_EVALUATOR: &str = "none";
+
+/// The evaluator `engine.evaluator` names; `None` when the key is `"none"` or empty (then
+/// `without` says what the search does instead). A file that is missing or cannot be used is an
+/// error naming the file, as for the weights.
 pub fn load_evaluator(
     config: &EngineConfig,
-    fallback: &str,
+    without: &str,
 ) -> Result<Option<Arc<Evaluator>>, String> {
     let path = &config.engine.evaluator;
-    if path.as_os_str().is_empty() {
-        tracing::warn!("no evaluator configured (engine.evaluator is empty): {fallback}");
+    if path.as_os_str().is_empty() || path.as_os_str() == NO_EVALUATOR {
+        tracing::info!("no evaluator (engine.evaluator = \"none\"): {without}");
         return Ok(None);
     }
-    match Evaluator::load(path) {
-        Ok(e) => {
-            tracing::info!(evaluator = %path.display(), "learned evaluator loaded");
-            Ok(Some(Arc::new(e)))
-        }
-        Err(e) if matches!(e.kind, EvalFileErrorKind::Missing) => {
-            tracing::warn!("{e}: {fallback}");
-            Ok(None)
-        }
-        Err(e) => Err(e.to_string()),
-    }
+    let evaluator = Evaluator::load(path).map_err(|e| e.to_string())?;
+    tracing::info!(evaluator = %path.display(), "learned evaluator loaded");
+    Ok(Some(Arc::new(evaluator)))
 }
 
 /// The alpha-beta search the configuration asks for: move ordering from `engine.weights`
-/// (a missing or broken file is an error; `"none"` = the built-in proximity ordering), leaves
-/// scored by
-/// `engine.evaluator` (the built-in formula when that file does not exist).
+/// (`"none"` = the built-in proximity ordering), leaves scored by `engine.evaluator` (`"none"`
+/// = the built-in formula). A missing or broken file is an error naming it.
 pub fn build_alphabeta(config: &EngineConfig) -> Result<Box<dyn MoveGenerator>, String> {
     let params = AlphaBetaParams::from_config(config)?;
     let path = &config.engine.weights;
@@ -138,7 +132,7 @@ mod tests {
         c.engine.search = SearchKind::AlphaBeta;
         c.engine.threads = 1;
         c.engine.weights = NO_WEIGHTS.into();
-        c.engine.evaluator = dir.join("none.eval");
+        c.engine.evaluator = NO_EVALUATOR.into();
         c.alphabeta.max_nodes = 2000;
         c.alphabeta.hash_mb = 2;
         c
@@ -156,7 +150,15 @@ mod tests {
             err.contains("absent.weights") && err.contains("missing"),
             "{err}"
         );
-        // weights = "none" and no evaluator file: proximity ordering and the fixed formula.
+        // So is a missing evaluator.
+        let mut missing = c.clone();
+        missing.engine.evaluator = dir.path().join("absent.eval");
+        let err = build_generator(&missing).err().unwrap();
+        assert!(
+            err.contains("absent.eval") && err.contains("missing"),
+            "{err}"
+        );
+        // weights = "none", evaluator = "none": proximity ordering and the fixed formula.
         let mut e = Engine::new(19, build_generator(&c).unwrap()).unwrap();
         for _ in 0..3 {
             let colour = e.board().to_move();
@@ -194,8 +196,8 @@ mod tests {
         c.search.playout_cutoff = 20;
         let err = build_generator(&c).err().unwrap();
         assert!(err.contains("bad.eval"), "{err}");
-        // Missing with a cut-off: full playouts, with a warning.
-        c.engine.evaluator = dir.path().join("missing.eval");
+        // No evaluator with a cut-off: full playouts.
+        c.engine.evaluator = NO_EVALUATOR.into();
         assert!(build_generator(&c).is_ok());
         // Bad alpha-beta parameters name the key.
         c.engine.search = SearchKind::AlphaBeta;

@@ -8,7 +8,7 @@ mod analysis;
 mod clock;
 mod mcts_generator;
 
-pub use alphabeta_generator::{build_alphabeta, load_evaluator, AlphaBetaGenerator};
+pub use alphabeta_generator::{build_alphabeta, load_evaluator, AlphaBetaGenerator, NO_EVALUATOR};
 pub use analysis::{Analysis, ChildAnalysis};
 pub use clock::{Clock, TimeLeft, TimePolicy, TimeSettings};
 pub use mcts_generator::{build_generator, MctsGenerator};
