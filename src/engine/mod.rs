@@ -177,9 +177,31 @@ impl Engine {
         }
         let budget = self.clock.stone_budget(&self.board);
         let start = std::time::Instant::now();
-        let p = self.generator.generate(&self.board, budget);
+        // Black's opening stone goes to the centre, as every Connect6 program plays it: on an
+        // empty board the patterns see only edge distances and would break ties by index.
+        let p = if self.board.stone_count() == 0 {
+            let centre = (self.board.size() / 2) as u8;
+            Point::new(centre, centre)
+        } else {
+            self.generator.generate(&self.board, budget)
+        };
         self.board.play(p)?;
         self.clock.record_stone(color, start.elapsed());
         Ok(p)
+    }
+}
+
+#[cfg(test)]
+mod opening_tests {
+    use super::*;
+
+    #[test]
+    fn black_opens_in_the_centre_on_any_size() {
+        for size in [7, 19, 25] {
+            let mut engine = Engine::new(size, Box::new(NearestPointGenerator)).unwrap();
+            let p = engine.genmove(Color::Black).unwrap();
+            assert_eq!(p, Point::new((size / 2) as u8, (size / 2) as u8));
+            assert_eq!(engine.board().stone_count(), 1);
+        }
     }
 }
