@@ -192,7 +192,7 @@ pub fn run_bench_with<F: PositionFactory>(factory: F, params: SearchParams) -> B
 
 /// User + system CPU time of this process so far, from `/proc/self/stat` (Linux; the kernel
 /// reports it in ticks of 1/100 s on every mainstream configuration). `None` elsewhere.
-fn process_cpu_seconds() -> Option<f64> {
+pub fn process_cpu_seconds() -> Option<f64> {
     let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
     // Fields after the command name (which may hold spaces) start at field 3; utime and stime
     // are fields 14 and 15.

@@ -44,7 +44,8 @@ pub struct RootMove {
     pub point: Point,
     /// Bradley-Terry probability among the root's candidates.
     pub prior: f32,
-    /// Its score (a bound for stones searched after a better one).
+    /// Its score (an upper bound for stones searched after a better one; from the iteration
+    /// before for stones a limit left unsearched in the last one).
     pub score: Score,
     /// Nodes its subtree took.
     pub nodes: u64,
@@ -54,7 +55,8 @@ pub struct RootMove {
 pub struct AbOutcome {
     pub best: Point,
     pub decision: Decision,
-    /// Deepest completed iteration, in stones (0 for a stone chosen without search).
+    /// Deepest iteration whose result is used, in stones (0 for a stone chosen without search).
+    /// The last one may have been cut short by a limit after its first root stones.
     pub depth: u32,
     pub score: Score,
     /// P(win) the score stands for, for the side to move.
@@ -102,8 +104,9 @@ struct Worker<'a> {
 
 /// How often (in nodes) the clock is read.
 const CLOCK_INTERVAL: u64 = 512;
-/// An iteration is not started once this share of the time is gone: it would not finish.
-const NEXT_ITERATION_SHARE: f64 = 0.45;
+/// No iteration is started once this share of the time is gone. One that runs out of time
+/// still counts for the root stones it finished (the previous best is searched first).
+const NEXT_ITERATION_SHARE: f64 = 0.6;
 
 impl AlphaBeta {
     pub fn new(params: AlphaBetaParams, gammas: Arc<Gammas>, leaf: LeafEvaluator) -> AlphaBeta {
@@ -236,10 +239,13 @@ impl AlphaBeta {
             .collect();
         let mut completed: Option<(u32, Score, Vec<RootMove>)> = None;
         for depth in 1..=max_depth {
-            let Some(best) = worker.search_root(depth, &mut root_moves) else {
+            let Some((best, finished)) = worker.search_root(depth, &mut root_moves) else {
                 break;
             };
             completed = Some((depth, best, root_moves.clone()));
+            if !finished {
+                break;
+            }
             let used = start.elapsed();
             let out_of_time = limits
                 .time
@@ -284,14 +290,17 @@ impl Worker<'_> {
         }
     }
 
-    /// Searches every root stone to `depth`; ranks them best first. `None` when a limit cut
-    /// the iteration short (its partial result is dropped: the previous iteration stands).
-    fn search_root(&mut self, depth: u32, root_moves: &mut [RootMove]) -> Option<Score> {
+    /// Searches every root stone to `depth`; ranks them best first. Returns the best score and
+    /// whether every root stone was searched. When a limit cuts the iteration short after some
+    /// root stones, those (the previous best among them, searched first) are ranked before the
+    /// rest; `None` when not even the first root stone finished (the previous iteration stands).
+    fn search_root(&mut self, depth: u32, root_moves: &mut [RootMove]) -> Option<(Score, bool)> {
         let mover = self.pb.board().to_move();
         let size = self.pb.board().size();
         let mut alpha = -INFINITY;
         let mut best = -INFINITY;
         let mut best_cell = None;
+        let mut done = 0;
         for rm in root_moves.iter_mut() {
             let before = self.nodes;
             self.pb
@@ -305,8 +314,9 @@ impl Worker<'_> {
             };
             self.pb.undo();
             if self.aborted {
-                return None;
+                break;
             }
+            done += 1;
             rm.score = v;
             rm.nodes = self.nodes - before;
             if v > best {
@@ -314,6 +324,13 @@ impl Worker<'_> {
                 best_cell = Some(rm.point.index(size) as u16);
                 alpha = alpha.max(v);
             }
+        }
+        if done == 0 {
+            return None;
+        }
+        if done < root_moves.len() {
+            root_moves[..done].sort_by_key(|m| std::cmp::Reverse(m.score));
+            return Some((best, false));
         }
         // Best first; a stable sort keeps the previous order among equal scores.
         root_moves.sort_by_key(|m| std::cmp::Reverse(m.score));
@@ -327,7 +344,7 @@ impl Worker<'_> {
                 bound: Bound::Exact,
             },
         );
-        Some(best)
+        Some((best, true))
     }
 
     fn leaf_score(&self) -> Score {
