@@ -61,9 +61,18 @@ fn random_walk(
 #[test]
 fn incremental_tables_match_recomputation() {
     for (size, seed) in [(19, 1), (9, 2), (25, 3)] {
-        random_walk(size, seed, 1500, |pb, _| {
+        random_walk(size, seed, 1500, |pb, rng| {
             let b = pb.board().clone();
             let scratch = PolicyBoard::new(&b, pb.gammas().clone());
+            // The same draw from the same generator state: the row sums the sampler walks
+            // agree too (asked first, before anything else brings the overlay up to date).
+            let draw = rng.gen::<u64>();
+            assert_eq!(
+                pb.sample(&mut Xoshiro256PlusPlus::seed_from_u64(draw)),
+                scratch.sample(&mut Xoshiro256PlusPlus::seed_from_u64(draw)),
+                "sample after {:?}",
+                b.history()
+            );
             for p in b.points() {
                 assert_eq!(
                     pb.weight(p),

@@ -11,8 +11,8 @@
 //! `2 * size` steps.
 
 use super::features::{
-    second_stage_value, FeatureBoard, FAR_DISTANCE, STAGE_FAR, TACTIC_BLOCK, TACTIC_NONE,
-    TACTIC_WIN,
+    second_stage_value, FeatureBoard, TurnContext, FAR_DISTANCE, STAGE_FAR, TACTIC_BLOCK,
+    TACTIC_NONE, TACTIC_WIN,
 };
 use super::gammas::Gammas;
 use super::spec::Group;
@@ -46,7 +46,14 @@ struct StaticGammas {
     nearest: [f64; 4],
     /// Per cell: the edge group's gamma.
     edge: Vec<f64>,
+    /// `dynamic[stage][lastopp][tactic]`: the dynamic groups' gammas relative to the values of
+    /// cells away from the action (see [`RelativeGammas`]); stage row [`FIRST_STONE_ROW`] for
+    /// first stones, whose stage value is the same for every cell and cancels.
+    dynamic: [[[f64; 3]; 4]; 9],
 }
+
+/// Row of [`StaticGammas::dynamic`] for a first stone.
+const FIRST_STONE_ROW: usize = 8;
 
 impl StaticGammas {
     fn new(g: &Gammas, fb: &FeatureBoard) -> StaticGammas {
@@ -61,17 +68,30 @@ impl StaticGammas {
             .iter()
             .map(|&d| g.gamma(Group::Edge, d.min(4) as u16))
             .collect();
+        let rel = RelativeGammas::new(g);
+        let dynamic = std::array::from_fn(|stage| {
+            let stage_factor = if stage == FIRST_STONE_ROW {
+                1.0
+            } else {
+                rel.stage[stage]
+            };
+            std::array::from_fn(|last| {
+                std::array::from_fn(|tactic| stage_factor * rel.last_opp[last] * rel.tactic[tactic])
+            })
+        });
         StaticGammas {
             own4: table(Group::Own4),
             opp4: table(Group::Opp4),
             nearest: std::array::from_fn(|v| g.gamma(Group::Nearest, v as u16)),
             edge,
+            dynamic,
         }
     }
 }
 
 #[derive(Clone)]
 struct Overlay {
+    /// Whether `weight`, `row_delta` and `total_delta` describe the current position.
     fresh: bool,
     epoch: u32,
     stamp: Vec<u32>,
@@ -82,8 +102,10 @@ struct Overlay {
     touched: Vec<u16>,
     row_delta: Vec<i64>,
     total_delta: i64,
-    wins: CellSet,
-    blocks: CellSet,
+    /// The position's winning and blocking points once asked for: a playout stone that wins or
+    /// blocks needs only these, not the weights.
+    wins: Option<CellSet>,
+    blocks: Option<CellSet>,
 }
 
 impl Overlay {
@@ -137,7 +159,6 @@ pub struct PolicyBoard {
     base: [Vec<u64>; 2],
     /// `strength[colour][cell]`: the unquantised product behind `base`.
     strength: [Vec<f64>; 2],
-    relative: RelativeGammas,
     rows: [Vec<u64>; 2],
     totals: [u64; 2],
     overlay: RefCell<Overlay>,
@@ -151,7 +172,6 @@ impl PolicyBoard {
         let mut pb = PolicyBoard {
             statics: Arc::new(StaticGammas::new(&gammas, &fb)),
             fb,
-            relative: RelativeGammas::new(&gammas),
             gammas,
             base: [vec![0; area], vec![0; area]],
             strength: [vec![0.0; area], vec![0.0; area]],
@@ -166,8 +186,8 @@ impl PolicyBoard {
                 touched: Vec::with_capacity(256),
                 row_delta: vec![0; size],
                 total_delta: 0,
-                wins: CellSet::new(),
-                blocks: CellSet::new(),
+                wins: None,
+                blocks: None,
             }),
         };
         for cell in 0..area {
@@ -220,7 +240,10 @@ impl PolicyBoard {
             let cell = self.fb.changed()[i] as usize;
             self.refresh(cell);
         }
-        self.overlay.get_mut().fresh = false;
+        let ov = self.overlay.get_mut();
+        ov.fresh = false;
+        ov.wins = None;
+        ov.blocks = None;
     }
 
     /// Places the next stone; on error nothing changes.
@@ -237,11 +260,24 @@ impl PolicyBoard {
         Some(p)
     }
 
+    fn wins(&self) -> CellSet {
+        let mut ov = self.overlay.borrow_mut();
+        *ov.wins
+            .get_or_insert_with(|| self.fb.patterns().winning_points())
+    }
+
+    fn blocks(&self) -> CellSet {
+        let mut ov = self.overlay.borrow_mut();
+        *ov.blocks
+            .get_or_insert_with(|| self.fb.patterns().blocking_points())
+    }
+
+    /// Brings the overlay's weights up to date with the position.
     fn ensure_overlay(&self) {
         if self.overlay.borrow().fresh {
             return;
         }
-        let ctx = self.fb.context();
+        let ctx = TurnContext::with_tactics(self.fb.patterns(), self.wins(), self.blocks());
         let mut guard = self.overlay.borrow_mut();
         let ov = &mut *guard;
         ov.epoch = ov.epoch.wrapping_add(1);
@@ -286,7 +322,8 @@ impl PolicyBoard {
                 ov.touch(cell, background)[2] = TACTIC_WIN as u8;
             }
             let colour = ctx.to_move.index();
-            let rel = &self.relative;
+            let first_stone = ctx.first.is_none();
+            let dynamic = &self.statics.dynamic;
             for i in 0..ov.touched.len() {
                 let cell = ov.touched[i] as usize;
                 let base = self.base[colour][cell];
@@ -295,13 +332,12 @@ impl PolicyBoard {
                     continue;
                 }
                 let [stage, last, tactic] = ov.values[cell];
-                let stage_factor = if ctx.first.is_some() {
-                    rel.stage[stage as usize]
+                let stage = if first_stone {
+                    FIRST_STONE_ROW
                 } else {
-                    1.0
+                    stage as usize
                 };
-                let factor =
-                    stage_factor * rel.last_opp[last as usize] * rel.tactic[tactic as usize];
+                let factor = dynamic[stage][last as usize][tactic as usize];
                 let weight = if factor == 1.0 {
                     base
                 } else {
@@ -313,8 +349,6 @@ impl PolicyBoard {
                 ov.total_delta += delta;
             }
         }
-        ov.wins = ctx.wins;
-        ov.blocks = ctx.blocks;
         ov.fresh = true;
     }
 
@@ -393,14 +427,12 @@ impl PolicyBoard {
 
     /// Points that are part of a six the side to move completes this turn.
     pub fn winning_points(&self) -> CellSet {
-        self.ensure_overlay();
-        self.overlay.borrow().wins
+        self.wins()
     }
 
     /// Points the side to move must take to stop the opponent's six next turn.
     pub fn blocking_points(&self) -> CellSet {
-        self.ensure_overlay();
-        self.overlay.borrow().blocks
+        self.blocks()
     }
 
     /// Exact team strength (product of gammas, unquantised) of an empty `p`, as the trainer

@@ -127,13 +127,19 @@ impl FeatureBoard {
         let g = self.pb.geometry();
         for n in g.ring_neighbours(cell) {
             let q = n.cell as usize;
-            let before = nearest_value(self.rings[q]);
-            if add {
-                self.rings[q] += RING_ADD[n.distance as usize];
+            let d = n.distance as usize;
+            // The counts are nested (within 1 <= within 2 <= within 3), so `nearest` changes
+            // exactly when the count within `d` goes from or to zero.
+            let level = 8 * (d as u32 - 1);
+            let emptied_or_filled = if add {
+                let was_zero = self.rings[q] >> level & 0xFF == 0;
+                self.rings[q] += RING_ADD[d];
+                was_zero
             } else {
-                self.rings[q] -= RING_ADD[n.distance as usize];
-            }
-            if nearest_value(self.rings[q]) != before && !self.pb.is_occupied(q) {
+                self.rings[q] -= RING_ADD[d];
+                self.rings[q] >> level & 0xFF == 0
+            };
+            if emptied_or_filled && !self.pb.is_occupied(q) {
                 self.mark(q);
             }
         }
@@ -174,8 +180,13 @@ impl FeatureBoard {
             if self.pb.is_occupied(q) {
                 continue;
             }
-            self.dir_shapes[q * 4 + d] = Self::shapes_of_key(self.pb.key(q, d));
-            self.mark(q);
+            // A stone far along a line often leaves the classes as they were: then the cell's
+            // static features, and its weights, stay too.
+            let shapes = Self::shapes_of_key(self.pb.key(q, d));
+            if self.dir_shapes[q * 4 + d] != shapes {
+                self.dir_shapes[q * 4 + d] = shapes;
+                self.mark(q);
+            }
         }
         for i in 1..self.changed.len() {
             let q = self.changed[i] as usize;
@@ -296,6 +307,11 @@ pub struct TurnContext {
 
 impl TurnContext {
     pub fn new(pb: &PatternBoard) -> TurnContext {
+        TurnContext::with_tactics(pb, pb.winning_points(), pb.blocking_points())
+    }
+
+    /// The context with the position's winning and blocking points already at hand.
+    pub fn with_tactics(pb: &PatternBoard, wins: CellSet, blocks: CellSet) -> TurnContext {
         let board = pb.board();
         let to_move = board.to_move();
         let history = board.history();
@@ -316,8 +332,8 @@ impl TurnContext {
             to_move,
             first,
             last_opp,
-            wins: pb.winning_points(),
-            blocks: pb.blocking_points(),
+            wins,
+            blocks,
         }
     }
 
