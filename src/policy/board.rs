@@ -17,7 +17,7 @@ use super::features::{
 use super::gammas::Gammas;
 use super::spec::Group;
 use crate::patterns::CellSet;
-use crate::rules::{Board, Color, PlayError, Point};
+use crate::rules::{Board, PlayError, Point};
 use std::cell::RefCell;
 use std::sync::Arc;
 
@@ -32,7 +32,8 @@ fn quantise(strength: f64) -> u64 {
     if w >= MAX_WEIGHT as f64 {
         MAX_WEIGHT
     } else if w >= 1.0 {
-        w as u64
+        // Below 2^52: the signed conversion is exact and a single instruction.
+        w as i64 as u64
     } else {
         1
     }
@@ -46,14 +47,25 @@ struct StaticGammas {
     nearest: [f64; 4],
     /// Per cell: the edge group's gamma.
     edge: Vec<f64>,
-    /// `dynamic[stage][lastopp][tactic]`: the dynamic groups' gammas relative to the values of
-    /// cells away from the action (see [`RelativeGammas`]); stage row [`FIRST_STONE_ROW`] for
-    /// first stones, whose stage value is the same for every cell and cancels.
-    dynamic: [[[f64; 3]; 4]; 9],
+    /// By [`dynamic_code`]: the dynamic groups' gammas relative to the values of cells away
+    /// from the action (see [`RelativeGammas`]).
+    dynamic: [f64; 256],
+    /// Per cell: its row.
+    row_of: Vec<u8>,
 }
 
-/// Row of [`StaticGammas::dynamic`] for a first stone.
-const FIRST_STONE_ROW: usize = 8;
+/// Stage "value" of every first stone in a [`dynamic_code`]: a first stone's stage value is the
+/// same for every cell and cancels.
+const FIRST_STONE_STAGE: u8 = 8;
+const LAST_OPP_BITS: u8 = 0b1100;
+const TACTIC_BITS: u8 = 0b11;
+
+/// A cell's dynamic values packed in a byte: stage (0..=7, or [`FIRST_STONE_STAGE`]) in the high
+/// nibble, then lastopp (0..=3) and tactic (0..=2) two bits each.
+#[inline]
+const fn dynamic_code(stage: u8, last_opp: u8, tactic: u8) -> u8 {
+    stage << 4 | last_opp << 2 | tactic
+}
 
 impl StaticGammas {
     fn new(g: &Gammas, fb: &FeatureBoard) -> StaticGammas {
@@ -69,22 +81,29 @@ impl StaticGammas {
             .map(|&d| g.gamma(Group::Edge, d.min(4) as u16))
             .collect();
         let rel = RelativeGammas::new(g);
-        let dynamic = std::array::from_fn(|stage| {
-            let stage_factor = if stage == FIRST_STONE_ROW {
+        let mut dynamic = [1.0; 256];
+        for stage in 0..=FIRST_STONE_STAGE {
+            let stage_factor = if stage == FIRST_STONE_STAGE {
                 1.0
             } else {
-                rel.stage[stage]
+                rel.stage[stage as usize]
             };
-            std::array::from_fn(|last| {
-                std::array::from_fn(|tactic| stage_factor * rel.last_opp[last] * rel.tactic[tactic])
-            })
-        });
+            for last in 0..4u8 {
+                for tactic in 0..3u8 {
+                    dynamic[dynamic_code(stage, last, tactic) as usize] =
+                        stage_factor * rel.last_opp[last as usize] * rel.tactic[tactic as usize];
+                }
+            }
+        }
+        let size = fb.geometry().size;
+        let row_of = (0..size * size).map(|cell| (cell / size) as u8).collect();
         StaticGammas {
             own4: table(Group::Own4),
             opp4: table(Group::Opp4),
             nearest: std::array::from_fn(|v| g.gamma(Group::Nearest, v as u16)),
             edge,
             dynamic,
+            row_of,
         }
     }
 }
@@ -97,8 +116,8 @@ struct Overlay {
     stamp: Vec<u32>,
     /// Effective weight of cells stamped with the current epoch.
     weight: Vec<u64>,
-    /// (stage, lastopp, tactic) values of stamped cells.
-    values: Vec<[u8; 3]>,
+    /// [`dynamic_code`] of stamped cells.
+    codes: Vec<u8>,
     touched: Vec<u16>,
     row_delta: Vec<i64>,
     total_delta: i64,
@@ -106,19 +125,6 @@ struct Overlay {
     /// blocks needs only these, not the weights.
     wins: Option<CellSet>,
     blocks: Option<CellSet>,
-}
-
-impl Overlay {
-    /// The dynamic values of `cell`, set to the background on first touch this epoch.
-    #[inline]
-    fn touch(&mut self, cell: usize, stage_background: u8) -> &mut [u8; 3] {
-        if self.stamp[cell] != self.epoch {
-            self.stamp[cell] = self.epoch;
-            self.values[cell] = [stage_background, FAR_DISTANCE as u8, TACTIC_NONE as u8];
-            self.touched.push(cell as u16);
-        }
-        &mut self.values[cell]
-    }
 }
 
 /// Dynamic gammas relative to the value cells away from the action take, so those cells keep
@@ -182,7 +188,7 @@ impl PolicyBoard {
                 epoch: 0,
                 stamp: vec![u32::MAX; area],
                 weight: vec![0; area],
-                values: vec![[0; 3]; area],
+                codes: vec![0; area],
                 touched: Vec::with_capacity(256),
                 row_delta: vec![0; size],
                 total_delta: 0,
@@ -208,25 +214,22 @@ impl PolicyBoard {
         &self.gammas
     }
 
-    /// Product of the static groups' gammas.
-    #[inline]
-    fn static_strength(&self, cell: usize, colour: Color) -> f64 {
-        let [own, opp, near, _] = self.fb.static_values(cell, colour);
-        let t = &*self.statics;
-        t.own4[own as usize] * t.opp4[opp as usize] * t.nearest[near as usize] * t.edge[cell]
-    }
-
     fn refresh(&mut self, cell: usize) {
-        let size = self.fb.board().size();
-        let occupied = self.fb.patterns().is_occupied(cell);
-        let row = cell / size;
-        for colour in [Color::Black, Color::White] {
-            let c = colour.index();
-            let (strength, new) = if occupied {
-                (0.0, 0)
-            } else {
-                let s = self.static_strength(cell, colour);
-                (s, quantise(s))
+        let t = &*self.statics;
+        let row = t.row_of[cell] as usize;
+        let values = (!self.fb.patterns().is_occupied(cell)).then(|| self.fb.static_pair(cell));
+        for c in 0..2 {
+            let (strength, new) = match values {
+                None => (0.0, 0),
+                Some((near, combos)) => {
+                    let (own, opp) = combos[c];
+                    // The product of the static groups' gammas.
+                    let s = t.own4[own as usize]
+                        * t.opp4[opp as usize]
+                        * t.nearest[near as usize]
+                        * t.edge[cell];
+                    (s, quantise(s))
+                }
             };
             self.strength[c][cell] = strength;
             let old = std::mem::replace(&mut self.base[c][cell], new);
@@ -292,61 +295,101 @@ impl PolicyBoard {
         if !board.is_over() {
             let size = board.size();
             let geometry = self.fb.geometry();
-            let background = ctx.stage_background() as u8;
+            let colour = ctx.to_move.index();
+            let base = &self.base[colour][..];
+            let strength = &self.strength[colour][..];
+            let background = dynamic_code(
+                if ctx.first.is_some() {
+                    STAGE_FAR as u8
+                } else {
+                    FIRST_STONE_STAGE
+                },
+                FAR_DISTANCE as u8,
+                TACTIC_NONE as u8,
+            );
+            let Overlay {
+                epoch,
+                stamp,
+                weight,
+                codes,
+                touched,
+                row_delta,
+                total_delta,
+                ..
+            } = ov;
+            let epoch = *epoch;
+            // The dynamic code of an empty `cell`, set to the background on first touch this
+            // epoch. Occupied cells are left alone: their weight is 0 either way.
+            macro_rules! touch {
+                ($cell:expr) => {{
+                    let cell: usize = $cell;
+                    if base[cell] == 0 {
+                        None
+                    } else {
+                        if stamp[cell] != epoch {
+                            stamp[cell] = epoch;
+                            codes[cell] = background;
+                            touched.push(cell as u16);
+                        }
+                        Some(&mut codes[cell])
+                    }
+                }};
+            }
             // Same values as `TurnContext`, computed from the neighbour lists.
             for s in ctx.last_opp.iter().flatten() {
                 for n in geometry.ring_neighbours(s.index(size)) {
-                    let v = &mut ov.touch(n.cell as usize, background)[1];
-                    *v = (*v).min(n.distance - 1);
+                    if let Some(code) = touch!(n.cell as usize) {
+                        let last = (n.distance - 1) << 2;
+                        if last < *code & LAST_OPP_BITS {
+                            *code = *code & !LAST_OPP_BITS | last;
+                        }
+                    }
                 }
             }
             if let Some(f) = ctx.first {
                 let f = f.index(size);
                 for n in geometry.ring_neighbours(f) {
-                    ov.touch(n.cell as usize, background)[0] =
-                        second_stage_value(n.distance as u32, n.on_line) as u8;
+                    if let Some(code) = touch!(n.cell as usize) {
+                        let stage = second_stage_value(n.distance as u32, n.on_line) as u8;
+                        *code = *code & 0x0F | stage << 4;
+                    }
                 }
                 for n in geometry
                     .line_neighbours(f)
                     .iter()
                     .filter(|n| n.distance > 3)
                 {
-                    ov.touch(n.cell as usize, background)[0] =
-                        second_stage_value(n.distance as u32, true) as u8;
+                    if let Some(code) = touch!(n.cell as usize) {
+                        let stage = second_stage_value(n.distance as u32, true) as u8;
+                        *code = *code & 0x0F | stage << 4;
+                    }
                 }
             }
             for cell in ctx.blocks.iter() {
-                ov.touch(cell, background)[2] = TACTIC_BLOCK as u8;
+                if let Some(code) = touch!(cell) {
+                    *code = *code & !TACTIC_BITS | TACTIC_BLOCK as u8;
+                }
             }
             for cell in ctx.wins.iter() {
-                ov.touch(cell, background)[2] = TACTIC_WIN as u8;
-            }
-            let colour = ctx.to_move.index();
-            let first_stone = ctx.first.is_none();
-            let dynamic = &self.statics.dynamic;
-            for i in 0..ov.touched.len() {
-                let cell = ov.touched[i] as usize;
-                let base = self.base[colour][cell];
-                if base == 0 {
-                    ov.weight[cell] = 0;
-                    continue;
+                if let Some(code) = touch!(cell) {
+                    *code = *code & !TACTIC_BITS | TACTIC_WIN as u8;
                 }
-                let [stage, last, tactic] = ov.values[cell];
-                let stage = if first_stone {
-                    FIRST_STONE_ROW
+            }
+            let dynamic = &self.statics.dynamic;
+            let row_of = &self.statics.row_of[..];
+            for &cell in touched.iter() {
+                let cell = cell as usize;
+                let b = base[cell];
+                let factor = dynamic[codes[cell] as usize];
+                let w = if factor == 1.0 {
+                    b
                 } else {
-                    stage as usize
+                    quantise(strength[cell] * factor)
                 };
-                let factor = dynamic[stage][last as usize][tactic as usize];
-                let weight = if factor == 1.0 {
-                    base
-                } else {
-                    quantise(self.strength[colour][cell] * factor)
-                };
-                ov.weight[cell] = weight;
-                let delta = weight as i64 - base as i64;
-                ov.row_delta[cell / size] += delta;
-                ov.total_delta += delta;
+                weight[cell] = w;
+                let delta = w as i64 - b as i64;
+                row_delta[row_of[cell] as usize] += delta;
+                *total_delta += delta;
             }
         }
         ov.fresh = true;

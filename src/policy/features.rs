@@ -66,6 +66,8 @@ pub struct FeatureBoard {
     changed: Vec<u16>,
     stamp: Vec<u32>,
     epoch: u32,
+    own: &'static Combiner,
+    opp: &'static Combiner,
 }
 
 impl FeatureBoard {
@@ -80,6 +82,8 @@ impl FeatureBoard {
             changed: Vec::with_capacity(128),
             stamp: vec![0; area],
             epoch: 1,
+            own: Combiner::own(),
+            opp: Combiner::opp(),
             pb,
         };
         for cell in 0..area {
@@ -146,19 +150,18 @@ impl FeatureBoard {
     }
 
     fn refresh_combos(&mut self, cell: usize) {
-        let s = &self.dir_shapes[cell * 4..cell * 4 + 4];
-        for colour in 0..2 {
-            let shift = 8 * colour;
-            let own = s
-                .iter()
-                .rev()
-                .fold(0u16, |acc, &v| acc << 4 | (v >> shift & 15));
-            let opp = s
-                .iter()
-                .rev()
-                .fold(0u16, |acc, &v| acc << 4 | (v >> (shift + 4) & 15));
-            self.combos[colour][cell] = (Combiner::own().id(own), Combiner::opp().id(opp));
-        }
+        let s: &[u16; 4] = self.dir_shapes[cell * 4..cell * 4 + 4]
+            .try_into()
+            .expect("four directions");
+        // The four directions' classes at `shift`, direction 0 in the low nibble.
+        let classes = |shift: u16| {
+            s[0] >> shift & 15
+                | (s[1] >> shift & 15) << 4
+                | (s[2] >> shift & 15) << 8
+                | (s[3] >> shift & 15) << 12
+        };
+        self.combos[0][cell] = (self.own.id(classes(0)), self.opp.id(classes(4)));
+        self.combos[1][cell] = (self.own.id(classes(8)), self.opp.id(classes(12)));
     }
 
     /// Brings the caches up to date after a stone arrived on (or left) `cell`.
@@ -220,6 +223,16 @@ impl FeatureBoard {
         let (own, opp) = self.combos[to_move.index()][cell];
         let edge = self.pb.geometry().edge_distance[cell].min(4) as u16;
         [own, opp, nearest_value(self.rings[cell]), edge]
+    }
+
+    /// `nearest` and the (own4, opp4) ids with Black, then White, to move: the static values
+    /// of `cell` but its edge distance, for both colours at once.
+    #[inline]
+    pub fn static_pair(&self, cell: usize) -> (u16, [(u16, u16); 2]) {
+        (
+            nearest_value(self.rings[cell]),
+            [self.combos[0][cell], self.combos[1][cell]],
+        )
     }
 
     /// Per-direction classes of `cell` for `to_move` (directions as in `rules::DIRECTIONS`).
