@@ -4,7 +4,7 @@
 //! `cargo run --release --example playout_steps -- [PLAYOUTS_PER_POSITION]`
 
 use liuzi::rules::GameResult;
-use liuzi::search::bench::{bench_positions, default_knowledge};
+use liuzi::search::bench::{bench_positions, default_knowledge, process_cpu_seconds};
 use liuzi::search::{PositionFactory, SearchPosition, SearchRng};
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
@@ -19,6 +19,7 @@ fn main() {
         (0u64, 0u64, 0u64, 0u64, 0u64);
     let mut scratch = Vec::new();
     let start = Instant::now();
+    let cpu_start = process_cpu_seconds();
     for board in bench_positions() {
         let root = factory.position(&board);
         let mut pos = root.clone();
@@ -51,12 +52,16 @@ fn main() {
         }
     }
     let seconds = start.elapsed().as_secs_f64();
+    let cpu = process_cpu_seconds()
+        .zip(cpu_start)
+        .map_or(seconds, |(end, begin)| end - begin);
     let playouts = per_position * 8;
     println!(
         "{playouts} playouts, {stones} stones ({:.1} a playout: {wins} wins, {blocks} blocks, \
-         {draws} draws), {seconds:.3} s, {:.2} us a stone, {:.0} playouts/s, checksum {checksum:016x}",
+         {draws} draws), {seconds:.3} s, {cpu:.2} CPU-s, {:.2} us a stone per CPU-second, {:.0} \
+         playouts per CPU-second, checksum {checksum:016x}",
         stones as f64 / playouts as f64,
-        seconds * 1e6 / stones as f64,
-        playouts as f64 / seconds
+        cpu * 1e6 / stones as f64,
+        playouts as f64 / cpu
     );
 }

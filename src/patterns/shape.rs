@@ -156,6 +156,19 @@ pub fn warm_up() {
     table();
 }
 
+/// Both colours' classes of every key, `own | opp << 4` with Black to move, then the same with
+/// White to move in the high byte: one lookup instead of two for incremental boards that keep
+/// both views (2 MB, built on first use).
+pub fn both_colours_table() -> &'static [u16] {
+    static TABLE: OnceLock<Vec<u16>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let black = table();
+        (0..1u32 << KEY_BITS)
+            .map(|key| black[key as usize] as u16 | (black[swap_colours(key) as usize] as u16) << 8)
+            .collect()
+    })
+}
+
 /// `(own class, opponent class)` of a line key with Black to move.
 #[inline]
 pub fn black_shape(key: u32) -> (u8, u8) {
@@ -322,6 +335,9 @@ mod tests {
                 assert_eq!(table()[k as usize], shape_of(k));
                 let swapped = swap_colours(k);
                 assert_eq!(table()[swapped as usize], shape_of(swapped));
+                let both = both_colours_table()[k as usize];
+                assert_eq!(both & 0xFF, shape_of(k) as u16);
+                assert_eq!(both >> 8, shape_of(swapped) as u16);
             }
         }
         assert_eq!(halves(true).len(), 364);

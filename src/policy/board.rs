@@ -118,7 +118,10 @@ struct Overlay {
     weight: Vec<u64>,
     /// [`dynamic_code`] of stamped cells.
     codes: Vec<u8>,
+    /// The cells stamped this epoch in `touched[..touched_len]` (each once, so the board's area
+    /// is room enough).
     touched: Vec<u16>,
+    touched_len: usize,
     row_delta: Vec<i64>,
     total_delta: i64,
     /// The position's winning and blocking points once asked for: a playout stone that wins or
@@ -189,7 +192,8 @@ impl PolicyBoard {
                 stamp: vec![u32::MAX; area],
                 weight: vec![0; area],
                 codes: vec![0; area],
-                touched: Vec::with_capacity(256),
+                touched: vec![0; area],
+                touched_len: 0,
                 row_delta: vec![0; size],
                 total_delta: 0,
                 wins: None,
@@ -288,7 +292,7 @@ impl PolicyBoard {
             ov.stamp.iter_mut().for_each(|s| *s = u32::MAX);
             ov.epoch = 0;
         }
-        ov.touched.clear();
+        ov.touched_len = 0;
         ov.row_delta.iter_mut().for_each(|d| *d = 0);
         ov.total_delta = 0;
         let board = self.fb.board();
@@ -313,11 +317,16 @@ impl PolicyBoard {
                 weight,
                 codes,
                 touched,
+                touched_len,
                 row_delta,
                 total_delta,
                 ..
             } = ov;
             let epoch = *epoch;
+            let mut n = 0;
+            // Plain slices, so the loops keep the buffers' addresses in registers.
+            let (stamp, codes, weight) = (&mut stamp[..], &mut codes[..], &mut weight[..]);
+            let (touched, row_delta) = (&mut touched[..], &mut row_delta[..]);
             // The dynamic code of an empty `cell`, set to the background on first touch this
             // epoch. Occupied cells are left alone: their weight is 0 either way.
             macro_rules! touch {
@@ -329,7 +338,8 @@ impl PolicyBoard {
                         if stamp[cell] != epoch {
                             stamp[cell] = epoch;
                             codes[cell] = background;
-                            touched.push(cell as u16);
+                            touched[n] = cell as u16;
+                            n += 1;
                         }
                         Some(&mut codes[cell])
                     }
@@ -377,7 +387,8 @@ impl PolicyBoard {
             }
             let dynamic = &self.statics.dynamic;
             let row_of = &self.statics.row_of[..];
-            for &cell in touched.iter() {
+            *touched_len = n;
+            for &cell in &touched[..n] {
                 let cell = cell as usize;
                 let b = base[cell];
                 let factor = dynamic[codes[cell] as usize];

@@ -56,7 +56,8 @@ fn nearest_value(rings: u32) -> u16 {
 #[derive(Clone)]
 pub struct FeatureBoard {
     pb: PatternBoard,
-    /// `dir_shapes[cell * 4 + dir]`: Black's own | opp class, then White's, 4 bits each.
+    /// `dir_shapes[cell * 4 + dir]`: Black's own | opp class, then White's, 4 bits each
+    /// ([`shape::both_colours_table`]).
     dir_shapes: Vec<u16>,
     /// `combos[colour][cell]`: (own4 id, opp4 id) for that colour to move.
     combos: [Vec<(u16, u16)>; 2],
@@ -68,6 +69,8 @@ pub struct FeatureBoard {
     epoch: u32,
     own: &'static Combiner,
     opp: &'static Combiner,
+    /// [`shape::both_colours_table`].
+    shapes: &'static [u16],
 }
 
 impl FeatureBoard {
@@ -84,11 +87,12 @@ impl FeatureBoard {
             epoch: 1,
             own: Combiner::own(),
             opp: Combiner::opp(),
+            shapes: shape::both_colours_table(),
             pb,
         };
         for cell in 0..area {
             for dir in 0..4 {
-                fb.dir_shapes[cell * 4 + dir] = Self::shapes_of_key(fb.pb.key(cell, dir));
+                fb.dir_shapes[cell * 4 + dir] = fb.shapes[fb.pb.key(cell, dir) as usize];
             }
         }
         for &p in board.history() {
@@ -99,13 +103,6 @@ impl FeatureBoard {
         }
         fb.changed.clear();
         fb
-    }
-
-    #[inline]
-    fn shapes_of_key(key: u32) -> u16 {
-        let (bo, bp) = shape::black_shape(key);
-        let (wo, wp) = shape::black_shape(shape::swap_colours(key));
-        bo as u16 | (bp as u16) << 4 | (wo as u16) << 8 | (wp as u16) << 12
     }
 
     pub fn board(&self) -> &Board {
@@ -150,15 +147,14 @@ impl FeatureBoard {
     }
 
     fn refresh_combos(&mut self, cell: usize) {
-        let s: &[u16; 4] = self.dir_shapes[cell * 4..cell * 4 + 4]
-            .try_into()
-            .expect("four directions");
-        // The four directions' classes at `shift`, direction 0 in the low nibble.
-        let classes = |shift: u16| {
-            s[0] >> shift & 15
-                | (s[1] >> shift & 15) << 4
-                | (s[2] >> shift & 15) << 8
-                | (s[3] >> shift & 15) << 12
+        let s = &self.dir_shapes[cell * 4..cell * 4 + 4];
+        let all = s[0] as u64 | (s[1] as u64) << 16 | (s[2] as u64) << 32 | (s[3] as u64) << 48;
+        // The four directions' classes at `shift` packed 4 bits each, direction 0 lowest:
+        // gather the nibble of every 16-bit lane.
+        let classes = |shift: u32| {
+            let n = all >> shift & 0x000F_000F_000F_000F;
+            let n = (n | n >> 12) & 0x0000_00FF_0000_00FF;
+            (n | n >> 24) as u16
         };
         self.combos[0][cell] = (self.own.id(classes(0)), self.opp.id(classes(4)));
         self.combos[1][cell] = (self.own.id(classes(8)), self.opp.id(classes(12)));
@@ -185,7 +181,7 @@ impl FeatureBoard {
             }
             // A stone far along a line often leaves the classes as they were: then the cell's
             // static features, and its weights, stay too.
-            let shapes = Self::shapes_of_key(self.pb.key(q, d));
+            let shapes = self.shapes[self.pb.key(q, d) as usize];
             if self.dir_shapes[q * 4 + d] != shapes {
                 self.dir_shapes[q * 4 + d] = shapes;
                 self.mark(q);
