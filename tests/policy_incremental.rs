@@ -82,6 +82,14 @@ fn incremental_tables_match_recomputation() {
                 );
             }
             assert_eq!(pb.total_weight(), scratch.total_weight());
+            let mut listed = Vec::new();
+            pb.for_each_weight(|p, w| listed.push((p, w)));
+            let asked: Vec<(Point, f64)> = b
+                .legal_points()
+                .map(|p| (p, pb.weight(p)))
+                .filter(|&(_, w)| w > 0.0)
+                .collect();
+            assert_eq!(listed, asked);
             assert_eq!(pb.winning_points(), liuzi::patterns::winning_points(&b));
             assert_eq!(pb.blocking_points(), liuzi::patterns::blocking_points(&b));
             for colour in [Color::Black, Color::White] {

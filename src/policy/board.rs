@@ -157,6 +157,24 @@ impl RelativeGammas {
     }
 }
 
+/// One colour's static weights, borrowed as slices for the refresh loop.
+struct ColourSlices<'a> {
+    base: &'a mut [u64],
+    strength: &'a mut [f64],
+    rows: &'a mut [u64],
+    total: u64,
+}
+
+impl ColourSlices<'_> {
+    #[inline]
+    fn set(&mut self, cell: usize, row: usize, strength: f64, weight: u64) {
+        self.strength[cell] = strength;
+        let old = std::mem::replace(&mut self.base[cell], weight);
+        self.rows[row] = self.rows[row] - old + weight;
+        self.total = self.total - old + weight;
+    }
+}
+
 /// A board plus incremental Bradley-Terry weights for the side to move. `Clone + Send`: every
 /// search thread owns one.
 #[derive(Clone)]
@@ -200,9 +218,8 @@ impl PolicyBoard {
                 blocks: None,
             }),
         };
-        for cell in 0..area {
-            pb.refresh(cell);
-        }
+        let every_cell: Vec<u16> = (0..area as u16).collect();
+        pb.refresh(Some(&every_cell));
         pb
     }
 
@@ -218,35 +235,61 @@ impl PolicyBoard {
         &self.gammas
     }
 
-    fn refresh(&mut self, cell: usize) {
-        let t = &*self.statics;
-        let row = t.row_of[cell] as usize;
-        let values = (!self.fb.patterns().is_occupied(cell)).then(|| self.fb.static_pair(cell));
-        for c in 0..2 {
-            let (strength, new) = match values {
-                None => (0.0, 0),
-                Some((near, combos)) => {
-                    let (own, opp) = combos[c];
-                    // The product of the static groups' gammas.
-                    let s = t.own4[own as usize]
-                        * t.opp4[opp as usize]
-                        * t.nearest[near as usize]
-                        * t.edge[cell];
-                    (s, quantise(s))
-                }
-            };
-            self.strength[c][cell] = strength;
-            let old = std::mem::replace(&mut self.base[c][cell], new);
-            self.rows[c][row] = self.rows[c][row] - old + new;
-            self.totals[c] = self.totals[c] - old + new;
+    /// Recomputes the static weights of `cells` (all of them when `None`, else the cells the
+    /// last stone changed) for both colours, keeping row sums and totals.
+    fn refresh(&mut self, all: Option<&[u16]>) {
+        let PolicyBoard {
+            fb,
+            statics,
+            base,
+            strength,
+            rows,
+            totals,
+            ..
+        } = self;
+        let t = &**statics;
+        let cells = all.unwrap_or(fb.changed());
+        let [base_b, base_w] = base;
+        let [strength_b, strength_w] = strength;
+        let [rows_b, rows_w] = rows;
+        let [total_b, total_w] = totals;
+        // Plain slices, so the loop keeps the buffers' addresses in registers.
+        let mut black = ColourSlices {
+            base: &mut base_b[..],
+            strength: &mut strength_b[..],
+            rows: &mut rows_b[..],
+            total: *total_b,
+        };
+        let mut white = ColourSlices {
+            base: &mut base_w[..],
+            strength: &mut strength_w[..],
+            rows: &mut rows_w[..],
+            total: *total_w,
+        };
+        let (own4, opp4, nearest) = (&t.own4[..], &t.opp4[..], &t.nearest);
+        let (edges, row_of) = (&t.edge[..], &t.row_of[..]);
+        for &cell in cells {
+            let cell = cell as usize;
+            let row = row_of[cell] as usize;
+            if fb.patterns().is_occupied(cell) {
+                black.set(cell, row, 0.0, 0);
+                white.set(cell, row, 0.0, 0);
+                continue;
+            }
+            let (near, [(own_b, opp_b), (own_w, opp_w)]) = fb.static_pair(cell);
+            let (near, edge) = (nearest[near as usize], edges[cell]);
+            // The product of the static groups' gammas, in this order (bit-exact weights).
+            let s = own4[own_b as usize] * opp4[opp_b as usize] * near * edge;
+            black.set(cell, row, s, quantise(s));
+            let s = own4[own_w as usize] * opp4[opp_w as usize] * near * edge;
+            white.set(cell, row, s, quantise(s));
         }
+        *total_b = black.total;
+        *total_w = white.total;
     }
 
     fn after_change(&mut self) {
-        for i in 0..self.fb.changed().len() {
-            let cell = self.fb.changed()[i] as usize;
-            self.refresh(cell);
-        }
+        self.refresh(None);
         let ov = self.overlay.get_mut();
         ov.fresh = false;
         ov.wins = None;
@@ -323,7 +366,7 @@ impl PolicyBoard {
                 ..
             } = ov;
             let epoch = *epoch;
-            let mut n = 0;
+            let mut len = 0;
             // Plain slices, so the loops keep the buffers' addresses in registers.
             let (stamp, codes, weight) = (&mut stamp[..], &mut codes[..], &mut weight[..]);
             let (touched, row_delta) = (&mut touched[..], &mut row_delta[..]);
@@ -338,8 +381,8 @@ impl PolicyBoard {
                         if stamp[cell] != epoch {
                             stamp[cell] = epoch;
                             codes[cell] = background;
-                            touched[n] = cell as u16;
-                            n += 1;
+                            touched[len] = cell as u16;
+                            len += 1;
                         }
                         Some(&mut codes[cell])
                     }
@@ -387,8 +430,8 @@ impl PolicyBoard {
             }
             let dynamic = &self.statics.dynamic;
             let row_of = &self.statics.row_of[..];
-            *touched_len = n;
-            for &cell in &touched[..n] {
+            *touched_len = len;
+            for &cell in &touched[..len] {
                 let cell = cell as usize;
                 let b = base[cell];
                 let factor = dynamic[codes[cell] as usize];
@@ -424,6 +467,25 @@ impl PolicyBoard {
         self.ensure_overlay();
         let ov = self.overlay.borrow();
         self.effective(&ov, p.index(board.size()), board.to_move().index()) as f64
+    }
+
+    /// Calls `f` with every stone of positive [`PolicyBoard::weight`], in index order: the same
+    /// as asking each legal point, with one overlay check for the whole board.
+    pub fn for_each_weight(&self, mut f: impl FnMut(Point, f64)) {
+        let board = self.fb.board();
+        if board.is_over() {
+            return;
+        }
+        self.ensure_overlay();
+        let ov = self.overlay.borrow();
+        let (size, colour) = (board.size(), board.to_move().index());
+        for cell in 0..size * size {
+            // Occupied cells weigh 0, so the weight alone tells the legal points.
+            let w = self.effective(&ov, cell, colour);
+            if w > 0 {
+                f(Point::from_index(cell, size), w as f64);
+            }
+        }
     }
 
     /// Sum of [`PolicyBoard::weight`] over the board (exact as an integer).

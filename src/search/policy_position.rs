@@ -31,13 +31,7 @@ impl SearchPosition for PolicyPosition {
 
     fn candidates(&self, out: &mut Vec<(Point, f32)>) {
         out.clear();
-        let board = self.0.board();
-        for p in board.legal_points() {
-            let w = self.0.weight(p);
-            if w > 0.0 {
-                out.push((p, w as f32));
-            }
-        }
+        self.0.for_each_weight(|p, w| out.push((p, w as f32)));
     }
 
     fn winning_points(&self, out: &mut Vec<Point>) {
