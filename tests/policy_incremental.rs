@@ -104,6 +104,40 @@ fn incremental_tables_match_recomputation() {
 }
 
 #[test]
+fn clone_from_copies_the_whole_incremental_state() {
+    // A copy kept from an earlier position and refreshed with `clone_from` (as the search does
+    // after every playout) answers like the original, and keeps playing like it.
+    let mut copy: Option<PolicyBoard> = None;
+    random_walk(13, 7, 600, |pb, rng| {
+        let Some(c) = copy.as_mut() else {
+            copy = Some(pb.clone());
+            return;
+        };
+        if !rng.gen_bool(0.2) {
+            return;
+        }
+        c.clone_from(pb);
+        let legal: Vec<Point> = pb.board().legal_points().collect();
+        let mut twin = pb.clone();
+        if let Some(&p) = legal.first() {
+            c.play(p).unwrap();
+            twin.play(p).unwrap();
+        }
+        assert_eq!(c.board().history(), twin.board().history());
+        for p in twin.board().points() {
+            assert_eq!(c.weight(p), twin.weight(p), "{p:?}");
+        }
+        assert_eq!(c.winning_points(), twin.winning_points());
+        assert_eq!(c.blocking_points(), twin.blocking_points());
+        let draw = rng.gen::<u64>();
+        assert_eq!(
+            c.sample(&mut Xoshiro256PlusPlus::seed_from_u64(draw)),
+            twin.sample(&mut Xoshiro256PlusPlus::seed_from_u64(draw))
+        );
+    });
+}
+
+#[test]
 fn weights_are_the_quantised_team_strengths() {
     random_walk(19, 5, 400, |pb, _| {
         if pb.board().is_over() {

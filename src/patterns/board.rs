@@ -20,7 +20,6 @@ pub fn stone_code(colour: Color) -> u32 {
 /// Each key is kept per cell (not per line, as Rapfi does) because the cells whose keys change
 /// are exactly the ones whose features must be recomputed: a stone XORs its code into the keys of
 /// the at most 40 cells within 5 on its four lines, and undo XORs it back.
-#[derive(Clone)]
 pub struct PatternBoard {
     board: Board,
     geometry: &'static Geometry,
@@ -29,6 +28,34 @@ pub struct PatternBoard {
     /// Stone code per cell (0 empty), to answer "occupied?" by flat index.
     stones: Vec<u8>,
     windows: ThreatWindows,
+}
+
+impl Clone for PatternBoard {
+    fn clone(&self) -> Self {
+        PatternBoard {
+            board: self.board.clone(),
+            geometry: self.geometry,
+            keys: self.keys.clone(),
+            stones: self.stones.clone(),
+            windows: self.windows.clone(),
+        }
+    }
+
+    /// Reuses every buffer: searches restore positions by copying.
+    fn clone_from(&mut self, source: &Self) {
+        let PatternBoard {
+            board,
+            geometry,
+            keys,
+            stones,
+            windows,
+        } = self;
+        board.clone_from(&source.board);
+        *geometry = source.geometry;
+        keys.clone_from(&source.keys);
+        stones.clone_from(&source.stones);
+        windows.clone_from(&source.windows);
+    }
 }
 
 impl PatternBoard {
@@ -86,11 +113,15 @@ impl PatternBoard {
     /// Places the next stone; on error nothing changes.
     pub fn play(&mut self, p: Point) -> Result<(), PlayError> {
         let colour = self.board.to_move();
-        self.board.play(p)?;
+        self.board.check(p)?;
         let cell = p.index(self.board.size());
+        // The window counts tell whether the stone makes six, sparing the board its line scan.
+        let six = self.windows.place(cell, colour);
+        self.board
+            .play_knowing_six(p, six)
+            .expect("checked just before");
         self.stones[cell] = stone_code(colour) as u8;
         self.toggle(cell, colour);
-        self.windows.place(cell, colour);
         Ok(())
     }
 

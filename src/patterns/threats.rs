@@ -35,7 +35,6 @@ impl CellView for Board {
 }
 
 /// Per-window stone counts and each colour's live windows, updated on every stone.
-#[derive(Clone)]
 pub struct ThreatWindows {
     geometry: &'static Geometry,
     /// `counts[w][colour]`.
@@ -45,6 +44,31 @@ pub struct ThreatWindows {
     live: [[[u64; WINDOW_WORDS]; LIVE_LEVELS]; 2],
     /// Set bits of each `live` level.
     live_counts: [[u32; LIVE_LEVELS]; 2],
+}
+
+impl Clone for ThreatWindows {
+    fn clone(&self) -> Self {
+        ThreatWindows {
+            geometry: self.geometry,
+            counts: self.counts.clone(),
+            live: self.live,
+            live_counts: self.live_counts,
+        }
+    }
+
+    /// Reuses the counts' buffer: searches restore positions by copying.
+    fn clone_from(&mut self, source: &Self) {
+        let ThreatWindows {
+            geometry,
+            counts,
+            live,
+            live_counts,
+        } = self;
+        *geometry = source.geometry;
+        counts.clone_from(&source.counts);
+        *live = source.live;
+        *live_counts = source.live_counts;
+    }
 }
 
 impl ThreatWindows {
@@ -85,13 +109,16 @@ impl ThreatWindows {
 
     /// A `colour` stone arrives on `cell`. A window changes liveness only when the colour's own
     /// count reaches a new level while the other colour is absent, or when the colour's first
-    /// stone kills the other colour's live window.
-    pub fn place(&mut self, cell: usize, colour: Color) {
+    /// stone kills the other colour's live window. Returns whether some window through `cell`
+    /// is now all `colour`: the stone makes six or more in a row.
+    pub fn place(&mut self, cell: usize, colour: Color) -> bool {
         let (me, them) = (colour.index(), colour.opponent().index());
+        let mut six = false;
         for &w in self.geometry.windows_of(cell) {
             let w = w as usize;
             self.counts[w][me] += 1;
             let (mine, theirs) = (self.counts[w][me], self.counts[w][them]);
+            six |= mine == WIN_LENGTH as u8;
             if theirs == 0 {
                 if (MIN_LIVE..=4).contains(&mine) {
                     self.mark(me, w, mine..=mine, true);
@@ -100,6 +127,7 @@ impl ThreatWindows {
                 self.mark(them, w, MIN_LIVE..=theirs.min(4), false);
             }
         }
+        six
     }
 
     /// The `colour` stone on `cell` is taken back (the reverse of [`ThreatWindows::place`]).

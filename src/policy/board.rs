@@ -108,7 +108,6 @@ impl StaticGammas {
     }
 }
 
-#[derive(Clone)]
 struct Overlay {
     /// Whether `weight`, `row_delta` and `total_delta` describe the current position.
     fresh: bool,
@@ -128,6 +127,54 @@ struct Overlay {
     /// blocks needs only these, not the weights.
     wins: Option<CellSet>,
     blocks: Option<CellSet>,
+}
+
+impl Clone for Overlay {
+    fn clone(&self) -> Self {
+        let mut copy = Overlay {
+            fresh: false,
+            epoch: 0,
+            stamp: Vec::new(),
+            weight: Vec::new(),
+            codes: Vec::new(),
+            touched: Vec::new(),
+            touched_len: 0,
+            row_delta: Vec::new(),
+            total_delta: 0,
+            wins: None,
+            blocks: None,
+        };
+        copy.clone_from(self);
+        copy
+    }
+
+    /// Reuses the buffers: the search restores its position after every playout.
+    fn clone_from(&mut self, source: &Self) {
+        let Overlay {
+            fresh,
+            epoch,
+            stamp,
+            weight,
+            codes,
+            touched,
+            touched_len,
+            row_delta,
+            total_delta,
+            wins,
+            blocks,
+        } = self;
+        *fresh = source.fresh;
+        *epoch = source.epoch;
+        stamp.clone_from(&source.stamp);
+        weight.clone_from(&source.weight);
+        codes.clone_from(&source.codes);
+        touched.clone_from(&source.touched);
+        *touched_len = source.touched_len;
+        row_delta.clone_from(&source.row_delta);
+        *total_delta = source.total_delta;
+        *wins = source.wins;
+        *blocks = source.blocks;
+    }
 }
 
 /// Dynamic gammas relative to the value cells away from the action take, so those cells keep
@@ -177,7 +224,6 @@ impl ColourSlices<'_> {
 
 /// A board plus incremental Bradley-Terry weights for the side to move. `Clone + Send`: every
 /// search thread owns one.
-#[derive(Clone)]
 pub struct PolicyBoard {
     fb: FeatureBoard,
     gammas: Arc<Gammas>,
@@ -189,6 +235,49 @@ pub struct PolicyBoard {
     rows: [Vec<u64>; 2],
     totals: [u64; 2],
     overlay: RefCell<Overlay>,
+}
+
+impl Clone for PolicyBoard {
+    fn clone(&self) -> Self {
+        PolicyBoard {
+            fb: self.fb.clone(),
+            gammas: Arc::clone(&self.gammas),
+            statics: Arc::clone(&self.statics),
+            base: self.base.clone(),
+            strength: self.strength.clone(),
+            rows: self.rows.clone(),
+            totals: self.totals,
+            overlay: self.overlay.clone(),
+        }
+    }
+
+    /// Reuses every buffer: the search restores its position after every playout.
+    fn clone_from(&mut self, source: &Self) {
+        let PolicyBoard {
+            fb,
+            gammas,
+            statics,
+            base,
+            strength,
+            rows,
+            totals,
+            overlay,
+        } = self;
+        fb.clone_from(&source.fb);
+        if !Arc::ptr_eq(gammas, &source.gammas) {
+            *gammas = Arc::clone(&source.gammas);
+        }
+        if !Arc::ptr_eq(statics, &source.statics) {
+            *statics = Arc::clone(&source.statics);
+        }
+        for c in 0..2 {
+            base[c].clone_from(&source.base[c]);
+            strength[c].clone_from(&source.strength[c]);
+            rows[c].clone_from(&source.rows[c]);
+        }
+        *totals = source.totals;
+        overlay.get_mut().clone_from(&source.overlay.borrow());
+    }
 }
 
 impl PolicyBoard {

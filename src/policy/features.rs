@@ -53,7 +53,6 @@ fn nearest_value(rings: u32) -> u16 {
 }
 
 /// A board with each cell's static features cached for both colours.
-#[derive(Clone)]
 pub struct FeatureBoard {
     pb: PatternBoard,
     /// `dir_shapes[cell * 4 + dir]`: Black's own | opp class, then White's, 4 bits each
@@ -71,6 +70,51 @@ pub struct FeatureBoard {
     opp: &'static Combiner,
     /// [`shape::both_colours_table`].
     shapes: &'static [u16],
+}
+
+impl Clone for FeatureBoard {
+    fn clone(&self) -> Self {
+        FeatureBoard {
+            pb: self.pb.clone(),
+            dir_shapes: self.dir_shapes.clone(),
+            combos: self.combos.clone(),
+            rings: self.rings.clone(),
+            changed: self.changed.clone(),
+            stamp: self.stamp.clone(),
+            epoch: self.epoch,
+            own: self.own,
+            opp: self.opp,
+            shapes: self.shapes,
+        }
+    }
+
+    /// Reuses every buffer: the search restores its position after every playout.
+    fn clone_from(&mut self, source: &Self) {
+        let FeatureBoard {
+            pb,
+            dir_shapes,
+            combos,
+            rings,
+            changed,
+            stamp,
+            epoch,
+            own,
+            opp,
+            shapes,
+        } = self;
+        pb.clone_from(&source.pb);
+        dir_shapes.clone_from(&source.dir_shapes);
+        for c in 0..2 {
+            combos[c].clone_from(&source.combos[c]);
+        }
+        rings.clone_from(&source.rings);
+        changed.clone_from(&source.changed);
+        stamp.clone_from(&source.stamp);
+        *epoch = source.epoch;
+        *own = source.own;
+        *opp = source.opp;
+        *shapes = source.shapes;
+    }
 }
 
 impl FeatureBoard {

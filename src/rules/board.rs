@@ -52,7 +52,7 @@ impl std::error::Error for PlayError {}
 ///
 /// The side to move and the stage follow from the number of stones placed:
 /// stone 0 is Black's single opening stone, then stones 1-2 White, 3-4 Black, and so on.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Board {
     size: usize,
     cells: Vec<Option<Color>>,
@@ -60,6 +60,34 @@ pub struct Board {
     /// XOR of the stone keys; the stage key is folded in by [`Board::hash`].
     stones_hash: u64,
     result: GameResult,
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Self {
+        Board {
+            size: self.size,
+            cells: self.cells.clone(),
+            history: self.history.clone(),
+            stones_hash: self.stones_hash,
+            result: self.result,
+        }
+    }
+
+    /// Reuses the buffers: searches restore positions by copying.
+    fn clone_from(&mut self, source: &Self) {
+        let Board {
+            size,
+            cells,
+            history,
+            stones_hash,
+            result,
+        } = self;
+        *size = source.size;
+        cells.clone_from(&source.cells);
+        history.clone_from(&source.history);
+        *stones_hash = source.stones_hash;
+        *result = source.result;
+    }
 }
 
 impl Board {
@@ -188,17 +216,33 @@ impl Board {
     /// Places the next stone (of the side to move) on `p`. On error nothing changes.
     pub fn play(&mut self, p: Point) -> Result<(), PlayError> {
         self.check(p)?;
+        let six = self.makes_six(p, self.to_move());
+        self.place_checked(p, six);
+        Ok(())
+    }
+
+    /// [`Board::play`] for a caller that already knows whether the stone makes six or more in
+    /// a row (an incremental board counting the stones of every 6-cell window): skips the line
+    /// scan. `makes_six` must equal [`Board::makes_six`] for the stone (checked in debug
+    /// builds). On error nothing changes.
+    pub fn play_knowing_six(&mut self, p: Point, makes_six: bool) -> Result<(), PlayError> {
+        self.check(p)?;
+        debug_assert_eq!(makes_six, self.makes_six(p, self.to_move()), "six at {p:?}");
+        self.place_checked(p, makes_six);
+        Ok(())
+    }
+
+    fn place_checked(&mut self, p: Point, makes_six: bool) {
         let color = self.to_move();
         let idx = p.index(self.size);
         self.cells[idx] = Some(color);
         self.history.push(p);
         self.stones_hash ^= zobrist::keys().stone[color.index()][p.index(MAX_SIZE)];
-        if self.makes_six(p, color) {
+        if makes_six {
             self.result = GameResult::Win(color);
         } else if self.history.len() == self.area() {
             self.result = GameResult::Draw;
         }
-        Ok(())
     }
 
     /// Like [`Board::play`], but first checks that `color` is the side to move.
