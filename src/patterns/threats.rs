@@ -222,6 +222,34 @@ impl ThreatWindows {
     pub fn blocking_cells<C: CellView + ?Sized>(&self, board: &C, attacker: Color) -> CellSet {
         let mut set = CellSet::new();
         let pairs = self.threat_pairs(board, attacker);
+        // The usual cases in closed form (the pairs are sorted and distinct).
+        match pairs[..] {
+            [] => return set,
+            // One threat: either empty cell stops it.
+            [(a, b)] => {
+                set.insert(a as usize);
+                set.insert(b as usize);
+                return set;
+            }
+            // Two windows: a cell of both stops both (1 threat, and only such cells are
+            // blocking points); otherwise 2 threats, and every cell lowers the count by one.
+            [(a, b), (c, d)] => {
+                let mut shared = false;
+                for x in [a, b] {
+                    if x == c || x == d {
+                        set.insert(x as usize);
+                        shared = true;
+                    }
+                }
+                if !shared {
+                    for x in [a, b, c, d] {
+                        set.insert(x as usize);
+                    }
+                }
+                return set;
+            }
+            _ => {}
+        }
         let threats = min_hitting(&pairs, &[]);
         if threats == 0 {
             return set;
