@@ -104,8 +104,8 @@ impl Clone for FeatureBoard {
         } = self;
         pb.clone_from(&source.pb);
         dir_shapes.clone_from(&source.dir_shapes);
-        for c in 0..2 {
-            combos[c].clone_from(&source.combos[c]);
+        for (mine, theirs) in combos.iter_mut().zip(&source.combos) {
+            mine.clone_from(theirs);
         }
         rings.clone_from(&source.rings);
         changed.clone_from(&source.changed);

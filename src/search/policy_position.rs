@@ -9,8 +9,18 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// A [`PolicyBoard`] seen by the search.
-#[derive(Clone)]
 pub struct PolicyPosition(PolicyBoard);
+
+impl Clone for PolicyPosition {
+    fn clone(&self) -> Self {
+        PolicyPosition(self.0.clone())
+    }
+
+    /// The search restores its position after every playout: reuse the buffers.
+    fn clone_from(&mut self, source: &Self) {
+        self.0.clone_from(&source.0);
+    }
+}
 
 impl PolicyPosition {
     pub fn policy_board(&self) -> &PolicyBoard {
