@@ -131,6 +131,9 @@ pub struct SearchSection {
     pub solver_tree_plies: u32,
     /// Stones after which a playout stops and is scored by the evaluator; 0 = full playouts.
     pub playout_cutoff: u32,
+    /// "gammas" (roulette wheel by the Bradley-Terry weights) or "uniform" (every empty cell
+    /// alike, after the same hard rules): the playout half of the design's key ablation.
+    pub playout_policy: String,
 }
 
 /// Alpha-beta parameters (`engine.search = "alphabeta"`); the search owns their meaning.
