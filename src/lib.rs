@@ -2,8 +2,10 @@
 //!
 //! Layers, each depending only on those before it:
 //! `rules` -> `patterns` -> `policy` -> (`tactics`, `eval`) -> `search` -> `engine` -> `protocol`.
-//! `notation`, `records` and `config` sit beside them and depend only on `rules`.
+//! `notation`, `records` and `config` sit beside them and depend only on `rules`; `artifact`
+//! (the checked file format of the weights and the evaluator) depends on nothing.
 
+pub mod artifact;
 pub mod config;
 pub mod engine;
 pub mod eval;
