@@ -33,7 +33,7 @@ use std::path::Path;
 pub const EVAL_FORMAT_VERSION: u32 = 1;
 
 /// The evaluator file's place among the checked artifact files.
-pub const EVAL_FORMAT: Format = Format {
+const EVAL_FORMAT: Format = Format {
     noun: "evaluator file",
     magic: "liuzi-eval",
     version: EVAL_FORMAT_VERSION,

@@ -21,7 +21,7 @@ use std::path::Path;
 pub const FORMAT_VERSION: u32 = 1;
 
 /// The weights file's place among the checked artifact files.
-pub const WEIGHTS_FORMAT: Format = Format {
+const WEIGHTS_FORMAT: Format = Format {
     noun: "weights file",
     magic: "liuzi-weights",
     version: FORMAT_VERSION,
