@@ -135,11 +135,24 @@ impl Format {
         bytes: &'a [u8],
         check_spec: impl FnOnce(&str) -> Result<S, String>,
     ) -> Result<(S, Payload<'a>), ErrorKind> {
-        use ErrorKind::*;
         let text = std::str::from_utf8(bytes).map_err(|e| match e.error_len() {
-            None => Truncated("ends inside a character".into()),
-            Some(_) => Corrupt("not UTF-8 text".into()),
+            None => ErrorKind::Truncated("ends inside a character".into()),
+            Some(_) => ErrorKind::Corrupt("not UTF-8 text".into()),
         })?;
+        let (spec_id, header_len) = self.header(text)?;
+        let spec = check_spec(spec_id).map_err(ErrorKind::WrongSpec)?;
+        let body = checked_body(text, header_len)?;
+        let payload = Payload {
+            text: &body[header_len..],
+            first_line: 3,
+        };
+        Ok((spec, payload))
+    }
+
+    /// The spec id and the length of the two header lines. A file cut short inside them is
+    /// truncated, not corrupt.
+    fn header<'a>(&self, text: &'a str) -> Result<(&'a str, usize), ErrorKind> {
+        use ErrorKind::*;
         if text.is_empty() {
             return Err(Truncated("the file is empty".into()));
         }
@@ -177,41 +190,7 @@ impl Format {
         if !ended(spec_line) {
             return Err(Truncated("ends in the spec line".into()));
         }
-        let spec = check_spec(spec_id).map_err(WrongSpec)?;
-
-        // Everything before the checksum line is covered by it.
-        let header_len = first.len() + spec_line.len();
-        let checksum_at = text[header_len..]
-            .rfind(&format!("\n{CHECKSUM_KEY}"))
-            .map(|i| header_len + i + 1)
-            .or_else(|| {
-                text[header_len..]
-                    .starts_with(CHECKSUM_KEY)
-                    .then_some(header_len)
-            });
-        let Some(checksum_at) = checksum_at else {
-            return Err(Truncated("no checksum line at the end".into()));
-        };
-        let (body, tail) = text.split_at(checksum_at);
-        if !ended(tail) {
-            return Err(Truncated("the checksum line is incomplete".into()));
-        }
-        let stated = tail
-            .strip_suffix('\n')
-            .and_then(|line| line.strip_prefix(CHECKSUM_KEY))
-            .filter(|hex| hex.len() == 8)
-            .and_then(|hex| u32::from_str_radix(hex, 16).ok())
-            .ok_or_else(|| Corrupt("the checksum line is not `checksum <8 hex digits>`".into()))?;
-        if crc32fast::hash(body.as_bytes()) != stated {
-            return Err(Corrupt(
-                "checksum mismatch (the file was altered or damaged)".into(),
-            ));
-        }
-        let payload = Payload {
-            text: &body[header_len..],
-            first_line: 3,
-        };
-        Ok((spec, payload))
+        Ok((spec_id, first.len() + spec_line.len()))
     }
 
     fn error(&self, path: &Path, kind: ErrorKind) -> FileError {
@@ -221,6 +200,34 @@ impl Format {
             kind,
         }
     }
+}
+
+/// Everything before the checksum line (header included), once the checksum matches. The
+/// checksum line is the last `checksum ` line after the header's `header_len` bytes.
+fn checked_body(text: &str, header_len: usize) -> Result<&str, ErrorKind> {
+    use ErrorKind::*;
+    let after_header = &text[header_len..];
+    let checksum_at = match after_header.rfind(&format!("\n{CHECKSUM_KEY}")) {
+        Some(i) => i + 1,
+        None if after_header.starts_with(CHECKSUM_KEY) => 0,
+        None => return Err(Truncated("no checksum line at the end".into())),
+    };
+    let (body, tail) = text.split_at(header_len + checksum_at);
+    if !tail.ends_with('\n') {
+        return Err(Truncated("the checksum line is incomplete".into()));
+    }
+    let stated = tail
+        .trim_end()
+        .strip_prefix(CHECKSUM_KEY)
+        .filter(|hex| hex.len() == 8)
+        .and_then(|hex| u32::from_str_radix(hex, 16).ok())
+        .ok_or_else(|| Corrupt("the checksum line is not `checksum <8 hex digits>`".into()))?;
+    if crc32fast::hash(body.as_bytes()) != stated {
+        return Err(Corrupt(
+            "checksum mismatch (the file was altered or damaged)".into(),
+        ));
+    }
+    Ok(body)
 }
 
 /// Writes a file so that readers see either the old file or the whole new one: `write` fills a
