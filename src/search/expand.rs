@@ -11,7 +11,7 @@
 use super::node::Children;
 use super::params::{PairOrder, SearchParams};
 use super::position::SearchPosition;
-use super::tree::Tree;
+use super::tree::{Tree, ROOT};
 use crate::rules::{Point, Stage};
 
 /// Per-thread buffers.
@@ -33,10 +33,13 @@ pub(crate) struct ChildSet {
 
 /// Fills `scratch.list` with the children of the position `pos`. `earlier_siblings` are the
 /// stones ranked before the pending first stone by an unrestricted parent (canonical order).
+/// `at_root`: the root keeps every candidate (`max_children` applies below it), so the stone
+/// actually played can be any stone the knowledge allows.
 pub(crate) fn child_list<P: SearchPosition>(
     pos: &P,
     params: &SearchParams,
     earlier_siblings: &[Point],
+    at_root: bool,
     scratch: &mut ExpandScratch,
 ) -> ChildSet {
     let size = pos.board().size();
@@ -98,7 +101,7 @@ pub(crate) fn child_list<P: SearchPosition>(
         b.1.total_cmp(&a.1)
             .then_with(|| a.0.index(size).cmp(&b.0.index(size)))
     });
-    if !set.restricted && params.max_children > 0 {
+    if !set.restricted && !at_root && params.max_children > 0 {
         list.truncate(params.max_children as usize);
     }
     let total: f32 = list.iter().map(|c| c.1).sum();
@@ -143,7 +146,7 @@ pub(crate) fn expand<P: SearchPosition>(
     if !node.try_begin_expansion() {
         return false;
     }
-    let set = child_list(pos, params, earlier, scratch);
+    let set = child_list(pos, params, earlier, edge == ROOT, scratch);
     let count = scratch.list.len() as u32;
     let Some(first) = tree.allocate(count) else {
         node.abort_expansion();
