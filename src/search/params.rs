@@ -40,7 +40,8 @@ pub struct SearchParams {
     /// A leaf is expanded when its visit count (including this descent) reaches this.
     pub expand_visits: u32,
     /// At most this many children per node, the highest priors first; 0 = no limit.
-    /// Forced sets (winning or blocking stones) are never cut.
+    /// Forced sets (winning or blocking stones) are never cut, nor are the root and its
+    /// children (the turn being chosen keeps every candidate).
     pub max_children: u32,
     /// Progressive widening: a node with N visits considers its first
     /// `widen_min + widen_factor·N^widen_exponent` children (by prior); `widen_min == 0` = off.
@@ -80,7 +81,7 @@ impl Default for SearchParams {
             fpu_reduction: -0.2,
             virtual_loss: 3,
             expand_visits: 2,
-            max_children: 0,
+            max_children: 48,
             widen_min: 0,
             widen_factor: 2.0,
             widen_exponent: 0.5,

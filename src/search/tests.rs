@@ -96,7 +96,7 @@ fn the_tree_alone_finds_the_win() {
 }
 
 #[test]
-fn max_children_cuts_below_the_root_only() {
+fn max_children_cuts_below_the_turn_being_chosen() {
     let params = SearchParams {
         max_children: 5,
         ..SearchParams::default()
