@@ -131,6 +131,9 @@ pub struct SearchSection {
     pub solver_tree_plies: u32,
     /// Stones after which a playout stops and is scored by the evaluator; 0 = full playouts.
     pub playout_cutoff: u32,
+    /// "gammas" (roulette wheel by the Bradley-Terry weights) or "uniform" (every empty cell
+    /// alike, after the same hard rules): the playout half of the design's key ablation.
+    pub playout_policy: String,
 }
 
 /// Alpha-beta parameters (`engine.search = "alphabeta"`); the search owns their meaning.
@@ -355,9 +358,11 @@ impl EngineConfig {
         self.minus_lag(self.time.stone_seconds)
     }
 
-    /// Thinking time per stone for a Connect6-protocol turn of `turn_seconds` (two stones).
-    pub fn c6_stone_time(&self, turn_seconds: f64) -> Duration {
-        self.minus_lag(turn_seconds) / 2
+    /// Thinking time for a Connect6-protocol turn of `turn_seconds` (both stones come in one
+    /// reply, so the lag margin is kept back once); the clock splits it between the stones by
+    /// `time.first_stone_share`.
+    pub fn c6_turn_time(&self, turn_seconds: f64) -> Duration {
+        self.minus_lag(turn_seconds)
     }
 
     /// Seconds per turn for Connect6-protocol `depth d`: entry d (from 1), clamped to the list.
@@ -474,8 +479,8 @@ mod tests {
         assert_eq!(c.depth_turn_seconds(4), 4.0);
         assert_eq!(c.depth_turn_seconds(99), 60.0);
         assert_eq!(c.stone_time(), Duration::from_secs_f64(5.0 - 0.3));
-        assert_eq!(c.c6_stone_time(10.0), Duration::from_secs_f64(9.7) / 2);
+        assert_eq!(c.c6_turn_time(10.0), Duration::from_secs_f64(9.7));
         // A margin larger than the budget still leaves a tenth of it.
-        assert_eq!(c.c6_stone_time(0.2), Duration::from_secs_f64(0.02) / 2);
+        assert_eq!(c.c6_turn_time(0.2), Duration::from_secs_f64(0.02));
     }
 }

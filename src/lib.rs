@@ -1,9 +1,13 @@
 //! Liuzi (六子): a Connect6 engine.
 //!
 //! Layers, each depending only on those before it:
-//! `rules` -> `patterns` -> `policy` -> (`tactics`, `eval`) -> `search` -> `engine` -> `protocol`.
-//! `notation`, `records` and `config` sit beside them and depend only on `rules`.
+//! `rules` -> `patterns` -> `policy` -> (`tactics`, `eval`) -> `search` -> `engine` -> `protocol`
+//! -> `bench` (whole-program benchmarks through a front-end).
+//! `notation`, `records` and `config` sit beside them and depend only on `rules`; `artifact`
+//! (the checked file format of the weights and the evaluator) depends on nothing.
 
+pub mod artifact;
+pub mod bench;
 pub mod config;
 pub mod engine;
 pub mod eval;

@@ -8,10 +8,9 @@ use cli::{Cli, Command};
 use liuzi::config::EngineConfig;
 use liuzi::engine::{build_generator, Engine, TimePolicy};
 use liuzi::protocol::c6::C6;
-use liuzi::protocol::gtp::{storm, Gtp};
+use liuzi::protocol::gtp::Gtp;
 use std::io::{self, Write};
 use std::process::ExitCode;
-use std::time::Instant;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -65,7 +64,8 @@ fn build_engine(config: &EngineConfig) -> Result<Engine, String> {
     Ok(engine)
 }
 
-/// Times the GoGui ruler storm through the whole GTP front-end (line reading, framing, replies).
+/// Times the GoGui ruler storm through the whole GTP front-end (see `liuzi::bench`), or
+/// prints the storm's commands with `--emit`.
 fn bench_ruler(
     engine: Engine,
     config: &EngineConfig,
@@ -75,38 +75,17 @@ fn bench_ruler(
     if replays == 0 {
         return Err("--replays must be at least 1".to_string());
     }
-    let game = storm::long_game(235, 19);
-    let commands = storm::ruler_storm(&game, replays);
-    let mut input = commands.join("\n");
-    input.push('\n');
     if emit {
         let mut stdout = io::stdout().lock();
         return stdout
-            .write_all(input.as_bytes())
+            .write_all(liuzi::bench::ruler_storm_input(replays).as_bytes())
             .and_then(|_| stdout.flush())
             .map_err(|e| format!("I/O error: {e}"));
     }
-    let mut gtp = Gtp::new(engine, config);
-    let mut replies = CountingSink::default();
-    let start = Instant::now();
-    gtp.run(input.as_bytes(), &mut replies)
+    let report = liuzi::bench::run_ruler_bench(engine, config, replays)
         .map_err(|e| format!("I/O error: {e}"))?;
-    let seconds = start.elapsed().as_secs_f64();
-    println!(
-        "ruler storm: {} commands ({replays} replays of a 235-stone game)",
-        commands.len()
-    );
-    println!(
-        "replies:     {} bytes, {} errors (expected {})",
-        replies.bytes,
-        replies.errors,
-        replays / 10
-    );
-    println!(
-        "time:        {seconds:.3} s, {:.0} commands/s",
-        commands.len() as f64 / seconds
-    );
-    if replies.errors != replays / 10 {
+    print!("{}", report.text());
+    if report.errors != report.expected_errors() {
         return Err("unexpected error replies in the storm".to_string());
     }
     Ok(())
@@ -130,32 +109,4 @@ fn bench_solver(nodes: u64, repeat: usize) -> Result<(), String> {
         report.nodes_per_second()
     );
     Ok(())
-}
-
-/// Counts reply bytes and error replies (`?` at the start of a line) without storing them.
-#[derive(Default)]
-struct CountingSink {
-    bytes: usize,
-    errors: usize,
-    at_line_start: bool,
-}
-
-impl Write for CountingSink {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        if self.bytes == 0 {
-            self.at_line_start = true;
-        }
-        for &b in buf {
-            if self.at_line_start && b == b'?' {
-                self.errors += 1;
-            }
-            self.at_line_start = b == b'\n';
-        }
-        self.bytes += buf.len();
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
 }

@@ -6,8 +6,8 @@
 mod common;
 
 use common::{fast_config, run_liuzi};
+use liuzi::bench::ruler_storm as storm;
 use liuzi::notation;
-use liuzi::protocol::gtp::storm;
 use liuzi::rules::{Board, Color, Point};
 
 fn expected_board(board: &Board) -> String {

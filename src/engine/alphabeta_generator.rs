@@ -127,7 +127,7 @@ mod tests {
     use crate::config::SearchKind;
     use crate::engine::{build_generator, Engine};
 
-    fn config(dir: &std::path::Path) -> EngineConfig {
+    fn config() -> EngineConfig {
         let mut c = EngineConfig::builtin();
         c.engine.search = SearchKind::AlphaBeta;
         c.engine.threads = 1;
@@ -141,7 +141,7 @@ mod tests {
     #[test]
     fn builds_from_config_with_fallbacks_and_clear_errors() {
         let dir = tempfile::tempdir().unwrap();
-        let mut c = config(dir.path());
+        let mut c = config();
         // A missing weights file is an error naming it, as for the MCTS.
         let mut missing = c.clone();
         missing.engine.weights = dir.path().join("absent.weights");

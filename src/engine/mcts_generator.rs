@@ -30,7 +30,9 @@ pub fn build_generator(config: &EngineConfig) -> Result<Box<dyn MoveGenerator>, 
             MctsGenerator::simple(params).with_evaluator(evaluator),
         ));
     }
-    let factory = PolicyFactory::load(path).map_err(|e| e.to_string())?;
+    let factory = PolicyFactory::load(path)
+        .map_err(|e| e.to_string())?
+        .with_playout_policy(params.playout_policy);
     tracing::info!(weights = %path.display(), "search knowledge: Bradley-Terry gammas");
     Ok(Box::new(
         MctsGenerator::new(params, factory).with_evaluator(evaluator),

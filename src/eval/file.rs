@@ -20,58 +20,28 @@
 //! ...
 //! checksum <CRC-32 of every byte before this line, 8 hex digits>
 //! ```
-//! Lines starting with `#` before the checksum are comments.
+//! Lines starting with `#` before the checksum are comments. Header, spec line, comments and
+//! checksum are the checked-file layout of [`crate::artifact`].
 
 use super::evaluator::Evaluator;
 use super::features::{spec_id, FEATURE_COUNT};
 use super::qda::{GaussianClass, PhaseModel};
-use std::fmt::{self, Write as _};
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use crate::artifact::{ErrorKind, FileError, Format, Payload};
+use std::fmt::Write as _;
+use std::path::Path;
 
 pub const EVAL_FORMAT_VERSION: u32 = 1;
-const MAGIC: &str = "liuzi-eval";
+
+/// The evaluator file's place among the checked artifact files.
+const EVAL_FORMAT: Format = Format {
+    noun: "evaluator file",
+    magic: "liuzi-eval",
+    version: EVAL_FORMAT_VERSION,
+};
 
 /// Why an evaluator file could not be used. Its `Display` names the file and the problem.
-#[derive(Debug)]
-pub struct EvalFileError {
-    pub path: PathBuf,
-    pub kind: EvalFileErrorKind,
-}
-
-#[derive(Debug)]
-pub enum EvalFileErrorKind {
-    Missing,
-    Io(std::io::Error),
-    Truncated(String),
-    Corrupt(String),
-    WrongVersion(String),
-    WrongSpec(String),
-}
-
-impl fmt::Display for EvalFileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let path = self.path.display();
-        match &self.kind {
-            EvalFileErrorKind::Missing => {
-                write!(f, "evaluator file {path}: missing (no such file)")
-            }
-            EvalFileErrorKind::Io(e) => {
-                write!(f, "evaluator file {path}: cannot read or write: {e}")
-            }
-            EvalFileErrorKind::Truncated(m) => write!(f, "evaluator file {path}: truncated: {m}"),
-            EvalFileErrorKind::Corrupt(m) => write!(f, "evaluator file {path}: corrupt: {m}"),
-            EvalFileErrorKind::WrongVersion(m) => {
-                write!(f, "evaluator file {path}: wrong format version: {m}")
-            }
-            EvalFileErrorKind::WrongSpec(m) => {
-                write!(f, "evaluator file {path}: wrong feature-spec id: {m}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for EvalFileError {}
+pub type EvalFileError = FileError;
+pub type EvalFileErrorKind = ErrorKind;
 
 /// `key v1 v2 ...` (or just the values when `key` is empty) and a newline.
 fn push_values(text: &mut String, key: &str, values: &[f64]) {
@@ -88,12 +58,7 @@ fn push_values(text: &mut String, key: &str, values: &[f64]) {
 impl Evaluator {
     /// The file's text, checksum included.
     pub fn to_text(&self) -> String {
-        let mut text = format!(
-            "{MAGIC} {EVAL_FORMAT_VERSION}\nspec {}\nsource {}\nphases {}\n",
-            spec_id(),
-            self.source(),
-            self.phases().len()
-        );
+        let mut text = format!("source {}\nphases {}\n", self.source(), self.phases().len());
         for phase in self.phases() {
             let end = phase
                 .end_stone
@@ -111,104 +76,29 @@ impl Evaluator {
                 }
             }
         }
-        let crc = crc32fast::hash(text.as_bytes());
-        let _ = writeln!(text, "checksum {crc:08x}");
-        text
+        EVAL_FORMAT.compose(&spec_id(), &text)
     }
 
     /// Writes the file atomically: a temporary file in the same directory, then a rename.
     pub fn save(&self, path: &Path) -> Result<(), EvalFileError> {
-        let err = |e: std::io::Error| EvalFileError {
-            path: path.to_path_buf(),
-            kind: EvalFileErrorKind::Io(e),
-        };
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(err)?;
-        tmp.write_all(self.to_text().as_bytes()).map_err(err)?;
-        #[cfg(unix)]
-        {
-            // The temporary file is private (0600); the model is for every user of the engine.
-            use std::os::unix::fs::PermissionsExt;
-            let readable = std::fs::Permissions::from_mode(0o644);
-            tmp.as_file().set_permissions(readable).map_err(err)?;
-        }
-        tmp.as_file().sync_all().map_err(err)?;
-        tmp.persist(path).map_err(|e| err(e.error))?;
-        Ok(())
+        EVAL_FORMAT.save(path, &self.to_text())
     }
 
     /// Reads and checks an evaluator file.
     pub fn load(path: &Path) -> Result<Evaluator, EvalFileError> {
-        let fail = |kind| EvalFileError {
-            path: path.to_path_buf(),
-            kind,
-        };
-        let bytes = std::fs::read(path).map_err(|e| {
-            fail(if e.kind() == std::io::ErrorKind::NotFound {
-                EvalFileErrorKind::Missing
-            } else {
-                EvalFileErrorKind::Io(e)
-            })
-        })?;
-        Evaluator::parse(&bytes).map_err(fail)
+        EVAL_FORMAT.load(path, Evaluator::parse)
     }
 
     /// Parses the bytes of an evaluator file.
     pub fn parse(bytes: &[u8]) -> Result<Evaluator, EvalFileErrorKind> {
-        use EvalFileErrorKind::*;
-        let text = std::str::from_utf8(bytes).map_err(|_| Corrupt("not UTF-8 text".into()))?;
-        if text.is_empty() {
-            return Err(Truncated("the file is empty".into()));
-        }
-        let mut lines = text.split_inclusive('\n');
-        let first = lines.next().unwrap_or_default();
-        let version = first
-            .trim_end()
-            .strip_prefix(MAGIC)
-            .map(str::trim)
-            .ok_or_else(|| Corrupt(format!("not a Liuzi evaluator file (no `{MAGIC}` header)")))?;
-        if version != EVAL_FORMAT_VERSION.to_string() {
-            return Err(WrongVersion(format!(
-                "version {version}, this build reads version {EVAL_FORMAT_VERSION}"
-            )));
-        }
-        let spec = lines
-            .next()
-            .ok_or_else(|| Truncated("ends after the header".into()))?
-            .trim_end()
-            .strip_prefix("spec ")
-            .ok_or_else(|| Corrupt("second line is not `spec <id>`".into()))?;
-        if spec != spec_id() {
-            return Err(WrongSpec(format!(
-                "`{spec}`, but this build computes `{}`",
-                spec_id()
-            )));
-        }
-
-        let Some(pos) = text.rfind("\nchecksum ") else {
-            return Err(Truncated("no checksum line at the end".into()));
-        };
-        let (body, tail) = text.split_at(pos + 1);
-        let stated = tail
-            .trim_end()
-            .strip_prefix("checksum ")
-            .filter(|h| h.len() == 8)
-            .and_then(|h| u32::from_str_radix(h, 16).ok())
-            .ok_or_else(|| Truncated("the checksum line is incomplete".into()))?;
-        if !tail.ends_with('\n') {
-            return Err(Truncated("the checksum line is incomplete".into()));
-        }
-        if crc32fast::hash(body.as_bytes()) != stated {
-            return Err(Corrupt(
-                "checksum mismatch (the file was altered or damaged)".into(),
-            ));
-        }
-        let mut reader = Reader::new(body);
-        reader.skip(2);
-        parse_body(&mut reader).map_err(Corrupt)
+        let ((), payload) = EVAL_FORMAT.open(bytes, |spec| {
+            if spec == spec_id() {
+                Ok(())
+            } else {
+                Err(format!("`{spec}`, but this build computes `{}`", spec_id()))
+            }
+        })?;
+        parse_body(&mut Reader::new(payload)).map_err(ErrorKind::Corrupt)
     }
 }
 
@@ -288,27 +178,18 @@ fn parse_number(word: &str, at: &str) -> Result<f64, String> {
         .map_err(|_| format!("{at}: `{word}` is not a number"))
 }
 
-/// Lines of the body with their numbers, comments skipped.
+/// The payload's lines with their numbers in the file, comments skipped.
 struct Reader<'a> {
     lines: Vec<(usize, &'a str)>,
     next: usize,
 }
 
 impl<'a> Reader<'a> {
-    fn new(body: &'a str) -> Reader<'a> {
+    fn new(payload: Payload<'a>) -> Reader<'a> {
         Reader {
-            lines: body
-                .lines()
-                .enumerate()
-                .map(|(i, l)| (i + 1, l))
-                .filter(|(i, l)| *i <= 2 || !l.starts_with('#'))
-                .collect(),
+            lines: payload.lines().collect(),
             next: 0,
         }
-    }
-
-    fn skip(&mut self, n: usize) {
-        self.next += n;
     }
 
     fn next_line(&mut self) -> Option<(usize, &'a str)> {

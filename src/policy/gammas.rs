@@ -12,51 +12,24 @@
 //! checksum <CRC-32 of every byte before this line, 8 hex digits>
 //! ```
 //! Lines starting with `#` before the checksum are comments. Groups appear in spec order.
+//! Header, spec line, comments and checksum are the checked-file layout of [`crate::artifact`].
 
 use super::spec::{FeatureSpec, Group};
-use std::fmt;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use crate::artifact::{ErrorKind, FileError, Format};
+use std::path::Path;
 
 pub const FORMAT_VERSION: u32 = 1;
-const MAGIC: &str = "liuzi-weights";
+
+/// The weights file's place among the checked artifact files.
+const WEIGHTS_FORMAT: Format = Format {
+    noun: "weights file",
+    magic: "liuzi-weights",
+    version: FORMAT_VERSION,
+};
 
 /// Why a weights file could not be used. Its `Display` names the file and the problem.
-#[derive(Debug)]
-pub struct WeightsError {
-    pub path: PathBuf,
-    pub kind: WeightsErrorKind,
-}
-
-#[derive(Debug)]
-pub enum WeightsErrorKind {
-    Missing,
-    Io(std::io::Error),
-    Truncated(String),
-    Corrupt(String),
-    WrongVersion(String),
-    WrongSpec(String),
-}
-
-impl fmt::Display for WeightsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let path = self.path.display();
-        match &self.kind {
-            WeightsErrorKind::Missing => write!(f, "weights file {path}: missing (no such file)"),
-            WeightsErrorKind::Io(e) => write!(f, "weights file {path}: cannot read or write: {e}"),
-            WeightsErrorKind::Truncated(m) => write!(f, "weights file {path}: truncated: {m}"),
-            WeightsErrorKind::Corrupt(m) => write!(f, "weights file {path}: corrupt: {m}"),
-            WeightsErrorKind::WrongVersion(m) => {
-                write!(f, "weights file {path}: wrong format version: {m}")
-            }
-            WeightsErrorKind::WrongSpec(m) => {
-                write!(f, "weights file {path}: wrong feature-spec id: {m}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for WeightsError {}
+pub type WeightsError = FileError;
+pub type WeightsErrorKind = ErrorKind;
 
 /// The trained gammas of every group of a [`FeatureSpec`].
 #[derive(Clone, Debug, PartialEq)]
@@ -139,126 +112,44 @@ impl Gammas {
 
     /// The file's text, checksum included.
     pub fn to_text(&self) -> String {
-        let mut text = format!(
-            "{MAGIC} {FORMAT_VERSION}\nspec {}\nsource {}\n",
-            self.spec.id(),
-            self.source
-        );
+        let mut payload = format!("source {}\n", self.source);
         for &group in self.spec.groups() {
-            text.push_str(&format!("group {} {}\n", group.name(), group.size()));
+            payload.push_str(&format!("group {} {}\n", group.name(), group.size()));
             for chunk in self.group(group).chunks(8) {
                 let line: Vec<String> = chunk.iter().map(|g| format!("{g:e}")).collect();
-                text.push_str(&line.join(" "));
-                text.push('\n');
+                payload.push_str(&line.join(" "));
+                payload.push('\n');
             }
         }
-        let crc = crc32fast::hash(text.as_bytes());
-        text.push_str(&format!("checksum {crc:08x}\n"));
-        text
+        WEIGHTS_FORMAT.compose(&self.spec.id(), &payload)
     }
 
     /// Writes the file atomically: a temporary file in the same directory, then a rename.
     pub fn save(&self, path: &Path) -> Result<(), WeightsError> {
-        let err = |e: std::io::Error| WeightsError {
-            path: path.to_path_buf(),
-            kind: WeightsErrorKind::Io(e),
-        };
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(err)?;
-        // Temporary files are created private; the weights are an ordinary shared artifact.
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            tmp.as_file()
-                .set_permissions(std::fs::Permissions::from_mode(0o644))
-                .map_err(err)?;
-        }
-        tmp.write_all(self.to_text().as_bytes()).map_err(err)?;
-        tmp.as_file().sync_all().map_err(err)?;
-        tmp.persist(path).map_err(|e| err(e.error))?;
-        Ok(())
+        WEIGHTS_FORMAT.save(path, &self.to_text())
     }
 
     /// Reads and checks a weights file.
     pub fn load(path: &Path) -> Result<Gammas, WeightsError> {
-        let fail = |kind| WeightsError {
-            path: path.to_path_buf(),
-            kind,
-        };
-        let bytes = std::fs::read(path).map_err(|e| {
-            fail(if e.kind() == std::io::ErrorKind::NotFound {
-                WeightsErrorKind::Missing
-            } else {
-                WeightsErrorKind::Io(e)
-            })
-        })?;
-        Gammas::parse(&bytes).map_err(fail)
+        WEIGHTS_FORMAT.load(path, Gammas::parse)
     }
 
     /// Parses the bytes of a weights file.
     pub fn parse(bytes: &[u8]) -> Result<Gammas, WeightsErrorKind> {
-        use WeightsErrorKind::*;
-        let text = std::str::from_utf8(bytes).map_err(|_| Corrupt("not UTF-8 text".into()))?;
-        if text.is_empty() {
-            return Err(Truncated("the file is empty".into()));
-        }
-        let mut lines = text.split_inclusive('\n');
-        let first = lines.next().unwrap_or_default();
-        let version = first
-            .trim_end()
-            .strip_prefix(MAGIC)
-            .map(str::trim)
-            .ok_or_else(|| Corrupt(format!("not a Liuzi weights file (no `{MAGIC}` header)")))?;
-        if version != FORMAT_VERSION.to_string() {
-            return Err(WrongVersion(format!(
-                "version {version}, this build reads version {FORMAT_VERSION}"
-            )));
-        }
-        let spec_line = lines
-            .next()
-            .ok_or_else(|| Truncated("ends after the header".into()))?;
-        let spec_id = spec_line
-            .trim_end()
-            .strip_prefix("spec ")
-            .ok_or_else(|| Corrupt("second line is not `spec <id>`".into()))?;
-        let spec = FeatureSpec::from_id(spec_id).map_err(|why| {
-            WrongSpec(format!(
-                "`{spec_id}`: {why} (this build computes e.g. `{}`)",
-                FeatureSpec::full().id()
-            ))
+        use ErrorKind::Corrupt;
+        let (spec, payload) = WEIGHTS_FORMAT.open(bytes, |spec_id| {
+            FeatureSpec::from_id(spec_id).map_err(|why| {
+                format!(
+                    "`{spec_id}`: {why} (this build computes e.g. `{}`)",
+                    FeatureSpec::full().id()
+                )
+            })
         })?;
-
-        // Everything before the checksum line is covered by it.
-        let Some(pos) = text.rfind("\nchecksum ") else {
-            return Err(Truncated("no checksum line at the end".into()));
-        };
-        let (body, tail) = text.split_at(pos + 1);
-        let stated = tail
-            .trim_end()
-            .strip_prefix("checksum ")
-            .filter(|h| h.len() == 8)
-            .and_then(|h| u32::from_str_radix(h, 16).ok())
-            .ok_or_else(|| Truncated("the checksum line is incomplete".into()))?;
-        if !tail.ends_with('\n') {
-            return Err(Truncated("the checksum line is incomplete".into()));
-        }
-        if crc32fast::hash(body.as_bytes()) != stated {
-            return Err(Corrupt(
-                "checksum mismatch (the file was altered or damaged)".into(),
-            ));
-        }
 
         let mut source = String::new();
         let mut values: Vec<Vec<f64>> = Vec::new();
         let mut groups = spec.groups().iter();
-        for (n, line) in body.lines().enumerate().skip(2) {
-            let line_no = n + 1;
-            if line.starts_with('#') {
-                continue;
-            }
+        for (line_no, line) in payload.lines() {
             if let Some(s) = line.strip_prefix("source ") {
                 source = s.to_string();
             } else if let Some(rest) = line.strip_prefix("group ") {

@@ -33,10 +33,12 @@ pub(crate) struct ChildSet {
 
 /// Fills `scratch.list` with the children of the position `pos`. `earlier_siblings` are the
 /// stones ranked before the pending first stone by an unrestricted parent (canonical order).
+/// `full_width`: keep every candidate even with `max_children` (see [`FULL_WIDTH_PLIES`]).
 pub(crate) fn child_list<P: SearchPosition>(
     pos: &P,
     params: &SearchParams,
     earlier_siblings: &[Point],
+    full_width: bool,
     scratch: &mut ExpandScratch,
 ) -> ChildSet {
     let size = pos.board().size();
@@ -99,7 +101,7 @@ pub(crate) fn child_list<P: SearchPosition>(
         b.1.total_cmp(&a.1)
             .then_with(|| a.0.index(size).cmp(&b.0.index(size)))
     });
-    if !set.restricted && params.max_children > 0 {
+    if !set.restricted && !full_width && params.max_children > 0 {
         list.truncate(params.max_children as usize);
     }
     let total: f32 = list.iter().map(|c| c.1).sum();
@@ -130,12 +132,18 @@ pub(crate) fn earlier_siblings(
     }
 }
 
-/// Expands leaf `edge` at position `pos`. False when another thread holds the claim or the
+/// Nodes this few stones below the root keep every candidate whatever `max_children` says: the
+/// root and the second stone of the turn being chosen, so that the stones actually played can
+/// be any the knowledge allows. Deeper nodes, where nearly all the edges are, are cut.
+pub(crate) const FULL_WIDTH_PLIES: usize = 2;
+
+/// Expands leaf `edge`, `depth` stones below the root, at position `pos`. False when another thread holds the claim or the
 /// tree is full (the caller then runs a playout from the leaf).
 pub(crate) fn expand<P: SearchPosition>(
     tree: &Tree,
     params: &SearchParams,
     edge: u32,
+    depth: usize,
     pos: &P,
     earlier: &[Point],
     scratch: &mut ExpandScratch,
@@ -144,7 +152,7 @@ pub(crate) fn expand<P: SearchPosition>(
     if !node.try_begin_expansion() {
         return false;
     }
-    let set = child_list(pos, params, earlier, scratch);
+    let set = child_list(pos, params, earlier, depth < FULL_WIDTH_PLIES, scratch);
     let count = scratch.list.len() as u32;
     let Some(first) = tree.allocate(count) else {
         node.abort_expansion();

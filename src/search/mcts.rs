@@ -257,11 +257,27 @@ impl<F: PositionFactory> Search<F> {
         }
         let reused_visits = self.prepare_root(board, &root_pos, &mut scratch);
         if self.tree.children(ROOT).is_none()
-            && !expand(&self.tree, &self.params, ROOT, &root_pos, &[], &mut scratch)
+            && !expand(
+                &self.tree,
+                &self.params,
+                ROOT,
+                0,
+                &root_pos,
+                &[],
+                &mut scratch,
+            )
         {
             // No room left even for the root's children: start afresh.
             self.tree.clear();
-            let expanded = expand(&self.tree, &self.params, ROOT, &root_pos, &[], &mut scratch);
+            let expanded = expand(
+                &self.tree,
+                &self.params,
+                ROOT,
+                0,
+                &root_pos,
+                &[],
+                &mut scratch,
+            );
             assert!(expanded, "an empty tree has room for the root's children");
         }
         self.root_history = Some((board.size(), board.history().to_vec()));
@@ -379,7 +395,7 @@ impl<F: PositionFactory> Search<F> {
     ) -> bool {
         let size = root_pos.board().size();
         let first_stone = self.tree.edge(node).cell();
-        child_list(root_pos, &self.params, &[], scratch);
+        child_list(root_pos, &self.params, &[], true, scratch);
         let count = scratch.list.len() as u32;
         let Some(first) = self.tree.allocate(count) else {
             return false;
@@ -655,7 +671,7 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
                         shared.size,
                         &mut earlier,
                     );
-                    if !expand(tree, params, node, &pos, &earlier, &mut scratch) {
+                    if !expand(tree, params, node, depth, &pos, &earlier, &mut scratch) {
                         break run_playout(&mut pos, &mut rng, &mut stones, shared.cutoff.as_ref());
                     }
                     tree.children(node).expect("just published")

@@ -31,7 +31,7 @@ mod solver_hooks;
 mod tree;
 
 pub use mcts::{ChildInfo, Decision, Limits, RootInfo, Search, SearchOutcome};
-pub use params::{PairOrder, SearchParams, SolverParams};
+pub use params::{PairOrder, PlayoutPolicy, SearchParams, SolverParams};
 pub use policy_position::{PolicyFactory, PolicyPosition};
 pub use position::{PositionFactory, SearchPosition, SearchRng};
 pub use simple::{SimpleFactory, SimplePosition};

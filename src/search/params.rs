@@ -14,6 +14,15 @@ pub enum PairOrder {
     Canonical,
 }
 
+/// How a playout draws a stone once the hard rules (complete a six, block a six) are silent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayoutPolicy {
+    /// Roulette wheel by the position's playout weights (the Bradley-Terry gammas).
+    Gammas,
+    /// Every empty cell alike: the plain-UCT baseline of the design's key ablation.
+    Uniform,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchParams {
     /// UCB exploration constant C in w/n + C·sqrt(ln N / n).
@@ -31,7 +40,8 @@ pub struct SearchParams {
     /// A leaf is expanded when its visit count (including this descent) reaches this.
     pub expand_visits: u32,
     /// At most this many children per node, the highest priors first; 0 = no limit.
-    /// Forced sets (winning or blocking stones) are never cut.
+    /// Forced sets (winning or blocking stones) are never cut, nor are the root and its
+    /// children (the turn being chosen keeps every candidate).
     pub max_children: u32,
     /// Progressive widening: a node with N visits considers its first
     /// `widen_min + widen_factor·N^widen_exponent` children (by prior); `widen_min == 0` = off.
@@ -57,6 +67,9 @@ pub struct SearchParams {
     /// Stones after which a playout stops and is scored by the evaluator (when the search has
     /// one, see `Search::set_evaluator`); 0 = full playouts.
     pub playout_cutoff: u32,
+    /// How playouts draw their free stones; the position factory applies it
+    /// ([`PolicyFactory::with_playout_policy`](super::PolicyFactory::with_playout_policy)).
+    pub playout_policy: PlayoutPolicy,
 }
 
 impl Default for SearchParams {
@@ -68,7 +81,7 @@ impl Default for SearchParams {
             fpu_reduction: -0.2,
             virtual_loss: 3,
             expand_visits: 2,
-            max_children: 0,
+            max_children: 48,
             widen_min: 0,
             widen_factor: 2.0,
             widen_exponent: 0.5,
@@ -81,6 +94,7 @@ impl Default for SearchParams {
             reuse_tree: true,
             solver: SolverParams::default(),
             playout_cutoff: 0,
+            playout_policy: PlayoutPolicy::Gammas,
         }
     }
 }
@@ -96,6 +110,15 @@ impl SearchParams {
             other => {
                 return Err(format!(
                     "search.pair_order must be \"canonical\" or \"both\", not {other:?}"
+                ))
+            }
+        };
+        let playout_policy = match s.playout_policy.as_str() {
+            "gammas" => PlayoutPolicy::Gammas,
+            "uniform" => PlayoutPolicy::Uniform,
+            other => {
+                return Err(format!(
+                    "search.playout_policy must be \"gammas\" or \"uniform\", not {other:?}"
                 ))
             }
         };
@@ -131,6 +154,7 @@ impl SearchParams {
                 tree_plies: s.solver_tree_plies,
             },
             playout_cutoff: s.playout_cutoff,
+            playout_policy,
         };
         params.validate()?;
         Ok(params)
@@ -225,6 +249,15 @@ mod tests {
             .unwrap_err()
             .contains("pair_order"));
         bad.search.pair_order = "both".into();
+        bad.search.playout_policy = "random".into();
+        assert!(SearchParams::from_config(&bad)
+            .unwrap_err()
+            .contains("playout_policy"));
+        bad.search.playout_policy = "uniform".into();
+        assert_eq!(
+            SearchParams::from_config(&bad).unwrap().playout_policy,
+            PlayoutPolicy::Uniform
+        );
         bad.search.expand_visits = 0;
         assert!(SearchParams::from_config(&bad)
             .unwrap_err()

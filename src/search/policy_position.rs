@@ -1,24 +1,27 @@
 //! The Bradley-Terry policy board as a search position: tree priors P(m) and roulette-wheel
 //! playouts from the trained gammas (design.md A1, A4).
 
+use super::params::PlayoutPolicy;
 use super::position::{PositionFactory, SearchPosition, SearchRng};
 use crate::patterns::PatternBoard;
 use crate::policy::{Gammas, PolicyBoard, WeightsError};
 use crate::rules::{Board, Point};
+use rand::Rng;
 use std::path::Path;
 use std::sync::Arc;
 
-/// A [`PolicyBoard`] seen by the search.
-pub struct PolicyPosition(PolicyBoard);
+/// A [`PolicyBoard`] seen by the search, with the way its playouts draw free stones.
+pub struct PolicyPosition(PolicyBoard, PlayoutPolicy);
 
 impl Clone for PolicyPosition {
     fn clone(&self) -> Self {
-        PolicyPosition(self.0.clone())
+        PolicyPosition(self.0.clone(), self.1)
     }
 
     /// The search restores its position after every playout: reuse the buffers.
     fn clone_from(&mut self, source: &Self) {
         self.0.clone_from(&source.0);
+        self.1 = source.1;
     }
 }
 
@@ -63,7 +66,10 @@ impl SearchPosition for PolicyPosition {
     }
 
     fn sample_playout_stone(&mut self, rng: &mut SearchRng) -> Option<Point> {
-        self.0.sample(rng)
+        match self.1 {
+            PlayoutPolicy::Gammas => self.0.sample(rng),
+            PlayoutPolicy::Uniform => uniform_empty_point(self.0.board(), rng),
+        }
     }
 
     fn patterns(&self) -> Option<&PatternBoard> {
@@ -71,15 +77,43 @@ impl SearchPosition for PolicyPosition {
     }
 }
 
+/// An empty point drawn uniformly: random cells until an empty one (few tries while the board
+/// is mostly empty), then an exact draw among the empty points.
+fn uniform_empty_point(board: &Board, rng: &mut SearchRng) -> Option<Point> {
+    let size = board.size();
+    for _ in 0..16 {
+        let p = Point::from_index(rng.gen_range(0..size * size), size);
+        if board.is_empty_at(p) {
+            return Some(p);
+        }
+    }
+    let empty = board.legal_points().count();
+    if empty == 0 {
+        return None;
+    }
+    board.legal_points().nth(rng.gen_range(0..empty))
+}
+
 /// Builds [`PolicyPosition`]s sharing one set of gammas.
 #[derive(Clone)]
 pub struct PolicyFactory {
     gammas: Arc<Gammas>,
+    playouts: PlayoutPolicy,
 }
 
 impl PolicyFactory {
     pub fn new(gammas: Arc<Gammas>) -> PolicyFactory {
-        PolicyFactory { gammas }
+        PolicyFactory {
+            gammas,
+            playouts: PlayoutPolicy::Gammas,
+        }
+    }
+
+    /// Positions whose playouts draw free stones by `policy` (the tree priors still come from
+    /// the gammas).
+    pub fn with_playout_policy(mut self, policy: PlayoutPolicy) -> PolicyFactory {
+        self.playouts = policy;
+        self
     }
 
     /// Loads a weights file written by `liuzi-train`.
@@ -96,11 +130,17 @@ impl PositionFactory for PolicyFactory {
     type Position = PolicyPosition;
 
     fn position(&self, board: &Board) -> PolicyPosition {
-        PolicyPosition(PolicyBoard::new(board, Arc::clone(&self.gammas)))
+        PolicyPosition(
+            PolicyBoard::new(board, Arc::clone(&self.gammas)),
+            self.playouts,
+        )
     }
 
     fn name(&self) -> &'static str {
-        "bradley-terry"
+        match self.playouts {
+            PlayoutPolicy::Gammas => "bradley-terry",
+            PlayoutPolicy::Uniform => "bradley-terry tree, uniform playouts",
+        }
     }
 }
 
@@ -138,6 +178,30 @@ mod tests {
                 simple.play(q);
                 policy.play(q);
             }
+        }
+    }
+
+    #[test]
+    fn uniform_playouts_draw_every_empty_point_alike() {
+        let gammas = Arc::new(Gammas::uniform());
+        let factory = PolicyFactory::new(gammas).with_playout_policy(PlayoutPolicy::Uniform);
+        let mut board = Board::new(7).unwrap();
+        for q in [p(3, 3), p(0, 0), p(6, 6)] {
+            board.play(q).unwrap();
+        }
+        let mut pos = factory.position(&board);
+        let mut rng = SearchRng::seed_from_u64(9);
+        let mut counts = [0u32; 49];
+        let draws = 46_000;
+        for _ in 0..draws {
+            let q = pos.sample_playout_stone(&mut rng).unwrap();
+            assert!(board.is_empty_at(q));
+            counts[q.index(7)] += 1;
+        }
+        // 46 empty points, 1,000 expected draws each: 4.5 sigma is about 140.
+        for q in board.legal_points() {
+            let c = counts[q.index(7)];
+            assert!((860..=1140).contains(&c), "{q:?} drawn {c} times");
         }
     }
 

@@ -88,11 +88,32 @@ fn the_tree_alone_finds_the_win() {
     let b = board_of(&black_four());
     let pos = SimplePosition::new(&b);
     let mut scratch = super::expand::ExpandScratch::default();
-    let set = super::expand::child_list(&pos, s.params(), &[], &mut scratch);
+    let set = super::expand::child_list(&pos, s.params(), &[], false, &mut scratch);
     assert!(set.restricted);
     let mut cells: Vec<Point> = scratch.list.iter().map(|c| c.0).collect();
     cells.sort();
     assert_eq!(cells, vec![p(7, 9), p(8, 9), p(13, 9), p(14, 9)]);
+}
+
+#[test]
+fn max_children_cuts_below_the_turn_being_chosen() {
+    let params = SearchParams {
+        max_children: 5,
+        ..SearchParams::default()
+    };
+    let b = board_of(&[p(9, 9), p(10, 10), p(8, 10)]);
+    let pos = SimplePosition::new(&b);
+    let mut scratch = super::expand::ExpandScratch::default();
+    super::expand::child_list(&pos, &params, &[], false, &mut scratch);
+    assert_eq!(scratch.list.len(), 5);
+    let total: f32 = scratch.list.iter().map(|c| c.1).sum();
+    assert!((total - 1.0).abs() < 1e-5);
+    let kept: Vec<(Point, f32)> = scratch.list.clone();
+    super::expand::child_list(&pos, &params, &[], true, &mut scratch);
+    assert!(scratch.list.len() > 5);
+    // The kept children are the root's five best, in the same order.
+    let best: Vec<Point> = scratch.list.iter().take(5).map(|c| c.0).collect();
+    assert_eq!(kept.iter().map(|c| c.0).collect::<Vec<_>>(), best);
 }
 
 /// Whether `color`'s opponent can still make six next turn (some threat window unbroken).

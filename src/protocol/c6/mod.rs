@@ -23,7 +23,7 @@ mod token;
 use super::line_reader::{InputLine, LineReader, MAX_LINE_BYTES};
 use super::Flow;
 use crate::config::EngineConfig;
-use crate::engine::Engine;
+use crate::engine::{Engine, StoneBudget};
 use crate::notation::{self, LetterOrder};
 use crate::rules::{Board, Color, GameResult, Point, Stage};
 use std::io::{self, Read, Write};
@@ -54,8 +54,8 @@ pub struct Output {
 
 impl C6 {
     pub fn new(mut engine: Engine, config: &EngineConfig) -> C6 {
-        let stone_time = config.c6_stone_time(config.time.turn_seconds);
-        engine.clock_mut().default_stone_time = Some(stone_time);
+        let turn_time = config.c6_turn_time(config.time.turn_seconds);
+        engine.clock_mut().default_turn_time = Some(turn_time);
         C6 {
             board_size: engine.board().size(),
             engine,
@@ -224,8 +224,7 @@ impl C6 {
                     .filter(|&d| d >= 1)
                     .ok_or_else(|| format!("depth `{word}` is not a positive whole number"))?;
                 let seconds = self.config.depth_turn_seconds(depth);
-                self.engine.clock_mut().default_stone_time =
-                    Some(self.config.c6_stone_time(seconds));
+                self.engine.clock_mut().default_turn_time = Some(self.config.c6_turn_time(seconds));
                 note(out, &format!("depth {depth}: {seconds} s per turn"));
             }
             "vcf" | "unvcf" => {
@@ -356,9 +355,15 @@ impl C6 {
         ));
     }
 
-    /// Thinking time per stone now in force.
-    pub fn stone_time(&self) -> Option<Duration> {
-        self.engine.clock().default_stone_time
+    /// Thinking time per turn now in force (the clock gives the first stone
+    /// `time.first_stone_share` of it).
+    pub fn turn_time(&self) -> Option<Duration> {
+        self.engine.clock().default_turn_time
+    }
+
+    /// The budget of the next stone the engine would think about.
+    pub fn next_stone_budget(&self) -> StoneBudget {
+        self.engine.clock().stone_budget(self.engine.board())
     }
 }
 
@@ -471,10 +476,15 @@ mod tests {
         let mut g = c6(false);
         assert_eq!(send(&mut g, "name?").stdout, "name Liuzi\n");
         assert!(send(&mut g, "depth 4").stderr.contains("4 s per turn"));
-        assert_eq!(
-            g.stone_time(),
-            Some(EngineConfig::builtin().c6_stone_time(4.0))
-        );
+        let turn = EngineConfig::builtin().c6_turn_time(4.0);
+        assert_eq!(g.turn_time(), Some(turn));
+        // Black's opening stone is a turn of its own; later the first stone of a turn gets
+        // first_stone_share (0.6) of it, the second the rest.
+        assert_eq!(g.next_stone_budget().time, Some(turn));
+        send(&mut g, "new white");
+        assert!(send(&mut g, "move JJ").stdout.starts_with("move "));
+        assert_eq!(g.engine().board().stone_count(), 3);
+        assert_eq!(g.next_stone_budget().time, Some(turn.mul_f64(0.6)));
         assert!(send(&mut g, "depth 0").stderr.starts_with("error: "));
         for quiet in ["vcf", "unvcf", "end", "end black", "error", "print", "help"] {
             assert_eq!(send(&mut g, quiet).stdout, "", "{quiet}");

@@ -9,11 +9,11 @@
 //! Speed: GoGui's ruler replays whole games from `clear_board` after every stone (§1.5), so
 //! `play`, `clear_board`, `gogui-rules_side_to_move` and `gogui-rules_board` do no search and
 //! write into reused buffers; replies are flushed only when no more input is waiting.
+//! `liuzi bench-ruler` (`src/bench/`) times that storm.
 
 mod analyze;
 mod board_text;
 mod commands;
-pub mod storm;
 
 pub use commands::COMMANDS;
 

@@ -73,9 +73,7 @@ pub fn write_sgf(dir: &Path, line: &GameLine) -> Result<PathBuf, String> {
         sanitize_file_name(&line.white)
     );
     let path = dir.join(name);
-    let temporary = dir.join(format!(".{}.tmp", line.game));
-    std::fs::write(&temporary, text)
-        .and_then(|_| std::fs::rename(&temporary, &path))
+    liuzi::artifact::write_atomically(&path, |file| file.write_all(text.as_bytes()))
         .map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(path)
 }
