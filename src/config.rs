@@ -387,7 +387,7 @@ mod tests {
         assert_eq!(c.engine.search, SearchKind::Mcts);
         assert_eq!(c.search.playout_cutoff, 0);
         assert_eq!(c.c6.letters, Letters::Cloudict);
-        assert_eq!(c.search.exploration, 0.85);
+        assert_eq!(c.search.exploration, 0.4);
         assert_eq!(c.search.prior_visits, 5000.0);
         // Every field is in the file: serialising the parsed default gives the same keys.
         let again: toml::Table = toml::to_string(&c).unwrap().parse().unwrap();

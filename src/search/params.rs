@@ -75,8 +75,8 @@ pub struct SearchParams {
 impl Default for SearchParams {
     fn default() -> Self {
         SearchParams {
-            c_uct: 0.85,
-            c_bt: 0.5,
+            c_uct: 0.4,
+            c_bt: 2.0,
             bt_k: 5000.0,
             fpu_reduction: -0.2,
             virtual_loss: 3,
@@ -227,7 +227,7 @@ mod tests {
     fn defaults_are_valid_and_documented_values() {
         let p = SearchParams::default();
         p.validate().unwrap();
-        assert_eq!((p.c_uct, p.c_bt, p.bt_k), (0.85, 0.5, 5000.0));
+        assert_eq!((p.c_uct, p.c_bt, p.bt_k), (0.4, 2.0, 5000.0));
     }
 
     #[test]
