@@ -148,8 +148,11 @@ mod tests {
 
     #[test]
     fn root_scans_past_unvisited_children_for_grafted_statistics() {
+        // A small prior weight, so that the grafted child's 95% outweighs the unvisited child's
+        // larger prior (with C_BT = 2 the prior difference alone would decide).
         let p = SearchParams {
             c_uct: 0.1,
+            c_bt: 0.5,
             ..SearchParams::default()
         };
         let (tree, c) = tree_with(&[(0.5, 0, 0), (0.3, 50, 95)]);
