@@ -19,6 +19,8 @@
 pub mod alphabeta;
 pub mod bench;
 mod expand;
+#[cfg(test)]
+pub(crate) mod fixtures;
 mod mcts;
 mod node;
 mod params;

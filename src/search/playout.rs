@@ -102,21 +102,10 @@ pub(crate) fn run_playout<P: SearchPosition>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Board, Color};
+    use crate::rules::Color;
+    use crate::search::fixtures::{black_four, board_of, p};
     use crate::search::simple::SimplePosition;
     use rand::SeedableRng;
-
-    fn p(c: u8, r: u8) -> Point {
-        Point::new(c, r)
-    }
-
-    fn board_of(stones: &[Point]) -> Board {
-        let mut b = Board::standard();
-        for &q in stones {
-            b.play(q).unwrap();
-        }
-        b
-    }
 
     #[test]
     fn playouts_end_in_a_result_and_respect_the_rules() {
@@ -133,19 +122,7 @@ mod tests {
     #[test]
     fn a_playout_completes_an_available_six() {
         // Black to move with four in a row and two stones: it must win at once.
-        let b = board_of(&[
-            p(9, 9),
-            p(0, 0),
-            p(0, 2),
-            p(10, 9),
-            p(11, 9),
-            p(0, 4),
-            p(0, 6),
-            p(12, 9),
-            p(3, 3),
-            p(0, 8),
-            p(0, 10),
-        ]);
+        let b = board_of(&black_four());
         let mut rng = SearchRng::seed_from_u64(7);
         let mut scratch = Vec::new();
         for _ in 0..20 {
@@ -215,19 +192,7 @@ mod tests {
             "{wins} vs {expected}"
         );
         // A game that ends before the cut-off keeps its real result.
-        let b = board_of(&[
-            p(9, 9),
-            p(0, 0),
-            p(0, 2),
-            p(10, 9),
-            p(11, 9),
-            p(0, 4),
-            p(0, 6),
-            p(12, 9),
-            p(3, 3),
-            p(0, 8),
-            p(0, 10),
-        ]);
+        let b = board_of(&black_four());
         let long = Cutoff {
             stones: 10,
             evaluator: &evaluator,

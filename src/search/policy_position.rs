@@ -147,12 +147,9 @@ impl PositionFactory for PolicyFactory {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::fixtures::{black_four, board_of, p};
     use crate::search::{Limits, Search, SearchParams, SimplePosition};
     use rand::SeedableRng;
-
-    fn p(c: u8, r: u8) -> Point {
-        Point::new(c, r)
-    }
 
     #[test]
     fn agrees_with_the_simple_position_on_wins_and_blocks() {
@@ -215,22 +212,7 @@ mod tests {
             },
             PolicyFactory::new(Arc::new(Gammas::uniform())),
         );
-        let mut b = Board::standard();
-        for q in [
-            p(9, 9),
-            p(0, 0),
-            p(0, 2),
-            p(10, 9),
-            p(11, 9),
-            p(0, 4),
-            p(0, 6),
-            p(12, 9),
-            p(3, 3),
-            p(0, 8),
-            p(0, 10),
-        ] {
-            b.play(q).unwrap();
-        }
+        let mut b = board_of(&black_four());
         for _ in 0..2 {
             let o = s.think(&b, Limits::default()).unwrap();
             assert!(b.is_empty_at(o.best));

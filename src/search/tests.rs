@@ -1,21 +1,10 @@
 //! Behaviour of the whole search on small positions (the tactical and bookkeeping promises).
 
+use super::fixtures::{black_four, board_of, p};
 use super::*;
 use crate::rules::{Board, Color, GameResult, Point};
 use rand::{Rng, SeedableRng};
 use std::time::{Duration, Instant};
-
-fn p(c: u8, r: u8) -> Point {
-    Point::new(c, r)
-}
-
-fn board_of(stones: &[Point]) -> Board {
-    let mut b = Board::standard();
-    for &q in stones {
-        b.play(q).unwrap();
-    }
-    b
-}
 
 fn params(playouts: u64) -> SearchParams {
     SearchParams {
@@ -50,23 +39,6 @@ fn random_position(rng: &mut SearchRng, stones: usize) -> Board {
             return pos.board().clone();
         }
     }
-}
-
-/// Black: row 9 from 9 to 12 (four), White scattered: Black to play two stones.
-fn black_four() -> Vec<Point> {
-    vec![
-        p(9, 9),
-        p(0, 0),
-        p(0, 2),
-        p(10, 9),
-        p(11, 9),
-        p(0, 4),
-        p(0, 6),
-        p(12, 9),
-        p(3, 3),
-        p(0, 8),
-        p(0, 10),
-    ]
 }
 
 #[test]

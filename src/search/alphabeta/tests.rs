@@ -7,22 +7,11 @@ use super::*;
 use crate::patterns::stones_left;
 use crate::policy::{Gammas, PolicyBoard};
 use crate::rules::{Board, Color, GameResult, Point};
+use crate::search::fixtures::{black_four, board_of, p};
 use crate::search::{Decision, SolverParams};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::Arc;
-
-fn p(c: u8, r: u8) -> Point {
-    Point::new(c, r)
-}
-
-fn board_of(stones: &[Point]) -> Board {
-    let mut b = Board::standard();
-    for &q in stones {
-        b.play(q).unwrap();
-    }
-    b
-}
 
 fn params(width: u32) -> AlphaBetaParams {
     AlphaBetaParams {
@@ -51,23 +40,6 @@ fn depth(d: u32) -> AbLimits {
         depth: Some(d),
         ..AbLimits::default()
     }
-}
-
-/// Black: row 9 from 9 to 12 (four), White scattered: Black to play two stones.
-fn black_four() -> Vec<Point> {
-    vec![
-        p(9, 9),
-        p(0, 0),
-        p(0, 2),
-        p(10, 9),
-        p(11, 9),
-        p(0, 4),
-        p(0, 6),
-        p(12, 9),
-        p(3, 3),
-        p(0, 8),
-        p(0, 10),
-    ]
 }
 
 #[test]
