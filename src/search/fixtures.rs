@@ -31,3 +31,17 @@ pub(crate) fn black_four() -> Vec<Point> {
         p(0, 10),
     ]
 }
+
+/// White: a live four on row 5 (3..=6), Black scattered: Black to play two stones, no threat
+/// of its own.
+pub(crate) fn white_live_four() -> Vec<Point> {
+    vec![
+        p(9, 9),
+        p(3, 5),
+        p(4, 5),
+        p(15, 15),
+        p(15, 13),
+        p(5, 5),
+        p(6, 5),
+    ]
+}

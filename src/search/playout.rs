@@ -103,7 +103,7 @@ pub(crate) fn run_playout<P: SearchPosition>(
 mod tests {
     use super::*;
     use crate::rules::Color;
-    use crate::search::fixtures::{black_four, board_of, p};
+    use crate::search::fixtures::{black_four, board_of, p, white_live_four};
     use crate::search::simple::SimplePosition;
     use rand::SeedableRng;
 
@@ -138,15 +138,7 @@ mod tests {
     #[test]
     fn a_playout_blocks_a_live_four_with_its_two_stones() {
         // White has a live four on row 5 (3..=6), Black to move with two stones and no threat.
-        let b = board_of(&[
-            p(9, 9),
-            p(3, 5),
-            p(4, 5),
-            p(15, 15),
-            p(15, 13),
-            p(5, 5),
-            p(6, 5),
-        ]);
+        let b = board_of(&white_live_four());
         let mut rng = SearchRng::seed_from_u64(3);
         let mut scratch = Vec::new();
         for _ in 0..20 {

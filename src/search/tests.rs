@@ -1,6 +1,6 @@
 //! Behaviour of the whole search on small positions (the tactical and bookkeeping promises).
 
-use super::fixtures::{black_four, board_of, p};
+use super::fixtures::{black_four, board_of, p, white_live_four};
 use super::*;
 use crate::rules::{Board, Color, GameResult, Point};
 use rand::{Rng, SeedableRng};
@@ -134,15 +134,7 @@ fn opponent_threatens_after_turn(b: &Board) -> bool {
 #[test]
 fn blocks_a_live_four_with_both_stones() {
     // White has a live four on row 5 (3..=6); Black to move, no threat of its own.
-    let mut b = board_of(&[
-        p(9, 9),
-        p(3, 5),
-        p(4, 5),
-        p(15, 15),
-        p(15, 13),
-        p(5, 5),
-        p(6, 5),
-    ]);
+    let mut b = board_of(&white_live_four());
     let mut s = search(2000);
     for _ in 0..2 {
         let o = think(&mut s, &b);
@@ -338,15 +330,7 @@ fn runs_at_the_node_cap_and_on_several_threads() {
 fn early_stop_saves_playouts_when_the_choice_is_settled() {
     let mut s = search(20_000);
     // A single blocking pair region: the search settles quickly.
-    let b = board_of(&[
-        p(9, 9),
-        p(3, 5),
-        p(4, 5),
-        p(15, 15),
-        p(15, 13),
-        p(5, 5),
-        p(6, 5),
-    ]);
+    let b = board_of(&white_live_four());
     let o = think(&mut s, &b);
     assert!(o.playouts < 20_000, "{}", o.playouts);
     let mut s = Search::new(

@@ -76,11 +76,8 @@ mod tests {
     use super::*;
     use crate::policy::Gammas;
     use crate::rules::Board;
+    use crate::search::fixtures::{board_of, p, white_live_four};
     use std::sync::Arc;
-
-    fn p(c: u8, r: u8) -> Point {
-        Point::new(c, r)
-    }
 
     #[test]
     fn proximity_ordering_prefers_cells_next_to_stones() {
@@ -114,18 +111,7 @@ mod tests {
 
         // White has a live four on row 5 (3..=6): Black must block, and every stone of a
         // smallest blocking set is kept whatever the width.
-        let mut b = Board::standard();
-        for q in [
-            p(9, 9),
-            p(3, 5),
-            p(4, 5),
-            p(15, 15),
-            p(15, 13),
-            p(5, 5),
-            p(6, 5),
-        ] {
-            b.play(q).unwrap();
-        }
+        let b = board_of(&white_live_four());
         let pb = PolicyBoard::new(&b, Arc::new(Gammas::uniform()));
         ordered_moves(&pb, 1, Some(p(0, 0).index(19) as u16), &mut out);
         let mut cells: Vec<Point> = out

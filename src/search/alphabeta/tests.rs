@@ -7,7 +7,7 @@ use super::*;
 use crate::patterns::stones_left;
 use crate::policy::{Gammas, PolicyBoard};
 use crate::rules::{Board, Color, GameResult, Point};
-use crate::search::fixtures::{black_four, board_of, p};
+use crate::search::fixtures::{black_four, board_of, p, white_live_four};
 use crate::search::{Decision, SolverParams};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -146,15 +146,7 @@ fn opponent_has_six_available(b: &Board) -> bool {
 #[test]
 fn blocks_a_live_four_with_both_stones() {
     // White has a live four on row 5 (3..=6); Black to move, no threat of its own.
-    let mut b = board_of(&[
-        p(9, 9),
-        p(3, 5),
-        p(4, 5),
-        p(15, 15),
-        p(15, 13),
-        p(5, 5),
-        p(6, 5),
-    ]);
+    let mut b = board_of(&white_live_four());
     let mut s = searcher(8);
     for _ in 0..2 {
         let o = s.think(&b, depth(4)).unwrap();
