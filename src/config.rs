@@ -122,6 +122,8 @@ pub struct SearchSection {
     pub pair_order: String,
     pub max_nodes: usize,
     pub early_stop: bool,
+    /// Share of a stone's time budget spent before early stop may end the search.
+    pub early_stop_min_share: f64,
     pub reuse_tree: bool,
     /// The threat-space solver (tactics) in the search.
     pub solver: bool,
@@ -134,6 +136,8 @@ pub struct SearchSection {
     /// "gammas" (roulette wheel by the Bradley-Terry weights) or "uniform" (every empty cell
     /// alike, after the same hard rules): the playout half of the design's key ablation.
     pub playout_policy: String,
+    /// λ: weight of the evaluator's leaf value in every playout's reward; 0 = playouts alone.
+    pub value_mix: f64,
 }
 
 /// Alpha-beta parameters (`engine.search = "alphabeta"`); the search owns their meaning.

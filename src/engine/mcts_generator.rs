@@ -12,16 +12,21 @@ use std::time::Duration;
 /// The search the configuration asks for: Bradley-Terry knowledge from `engine.weights`. A
 /// weights file that is missing or cannot be used is an error naming the file (no silent
 /// fallback); `weights = "none"` asks for the self-contained fallback knowledge on purpose.
-/// With `search.playout_cutoff > 0`, playouts are scored by the evaluator of `engine.evaluator`.
+/// With `search.playout_cutoff > 0` or `search.value_mix > 0`, the search reads the evaluator of
+/// `engine.evaluator` (cut-off playouts, leaf values).
 /// For `engine.search = "alphabeta"`, see [`build_alphabeta`].
 pub fn build_generator(config: &EngineConfig) -> Result<Box<dyn MoveGenerator>, String> {
     if config.engine.search == SearchKind::AlphaBeta {
         return build_alphabeta(config);
     }
     let params = SearchParams::from_config(config)?;
-    let evaluator = match params.playout_cutoff {
-        0 => None,
-        _ => load_evaluator(config, "playouts run to the end (no cut-off)")?,
+    let evaluator = if params.playout_cutoff > 0 || params.value_mix > 0.0 {
+        load_evaluator(
+            config,
+            "playouts run to the end (no cut-off) and alone give the reward (no value_mix)",
+        )?
+    } else {
+        None
     };
     let path = &config.engine.weights;
     if path.as_os_str() == NO_WEIGHTS {

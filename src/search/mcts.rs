@@ -2,8 +2,7 @@
 //! workers (descend with virtual loss, expand, play out, back up) and the final choice.
 
 use super::expand::{child_list, earlier_siblings, expand, ExpandScratch};
-use super::node::Proof;
-use super::node::{Children, Expansion};
+use super::node::{Children, Expansion, Proof, MAX_VISITS, REWARD_UNIT};
 use super::params::SearchParams;
 use super::playout::{run_playout, Cutoff};
 use super::position::{PositionFactory, SearchPosition, SearchRng};
@@ -98,7 +97,7 @@ pub struct Search<F: PositionFactory> {
     root_info: RootInfo,
     /// The threat solver of the root pre-pass.
     solver: Solver,
-    /// Scores cut-off playouts (`params.playout_cutoff`).
+    /// Scores cut-off playouts (`params.playout_cutoff`) and leaves (`params.value_mix`).
     evaluator: Option<Arc<Evaluator>>,
 }
 
@@ -115,6 +114,8 @@ struct Shared<'a> {
     deadline: Option<Instant>,
     max_playouts: Option<u64>,
     cutoff: Option<Cutoff<'a>>,
+    /// Values the leaves playouts start from (`params.value_mix > 0`).
+    leaf_evaluator: Option<&'a Evaluator>,
 }
 
 impl Shared<'_> {
@@ -130,11 +131,63 @@ impl Shared<'_> {
     }
 }
 
-fn reward2(result: GameResult, player: Color) -> u32 {
+/// The reward of `result` for `player`, in units of 1/[`REWARD_UNIT`] of a win.
+fn reward(result: GameResult, player: Color) -> u32 {
     match result {
-        GameResult::Win(c) if c == player => 2,
+        GameResult::Win(c) if c == player => REWARD_UNIT,
         GameResult::Win(_) => 0,
-        _ => 1,
+        _ => REWARD_UNIT / 2,
+    }
+}
+
+/// How one descent ended: a result, and the evaluator's win probability for the side to move
+/// at the leaf its playout started from (when leaves are valued).
+struct Ending {
+    result: GameResult,
+    leaf_value: Option<(Color, f64)>,
+}
+
+impl Ending {
+    fn exact(result: GameResult) -> Ending {
+        Ending {
+            result,
+            leaf_value: None,
+        }
+    }
+
+    /// Rewards for Black and White: the result's, mixed with the leaf value by `lambda`, rounded
+    /// to a unit for the leaf's side to move (the other side gets the complement).
+    fn rewards(&self, lambda: f32) -> [u32; 2] {
+        let Some((me, v)) = self.leaf_value else {
+            return [
+                reward(self.result, Color::Black),
+                reward(self.result, Color::White),
+            ];
+        };
+        let z = reward(self.result, me) as f64;
+        let lambda = f64::from(lambda);
+        let mixed = (1.0 - lambda) * z + lambda * f64::from(REWARD_UNIT) * v.clamp(0.0, 1.0);
+        let mine = (mixed.round() as u32).min(REWARD_UNIT);
+        let mut out = [REWARD_UNIT - mine; 2];
+        out[me.index()] = mine;
+        out
+    }
+}
+
+/// Plays the leaf `pos` out, valuing it first when the search mixes in the evaluator.
+fn play_out<P: SearchPosition>(
+    shared: &Shared,
+    pos: &mut P,
+    rng: &mut SearchRng,
+    stones: &mut Vec<Point>,
+) -> Ending {
+    let leaf_value = shared.leaf_evaluator.and_then(|e| {
+        let pb = pos.patterns()?;
+        Some((pos.board().to_move(), e.win_probability(pb)))
+    });
+    Ending {
+        result: run_playout(pos, rng, stones, shared.cutoff.as_ref()),
+        leaf_value,
     }
 }
 
@@ -152,7 +205,8 @@ impl<F: PositionFactory> Search<F> {
         }
     }
 
-    /// The evaluator that scores cut-off playouts; without one, playouts run to the end.
+    /// The evaluator that scores cut-off playouts and values leaves (`playout_cutoff`,
+    /// `value_mix`); without one, playouts run to the end and alone give the reward.
     pub fn set_evaluator(&mut self, evaluator: Option<Arc<Evaluator>>) {
         self.evaluator = evaluator;
     }
@@ -222,7 +276,7 @@ impl<F: PositionFactory> Search<F> {
                 pv: vec![best],
                 nodes: self.tree.len(),
             };
-            log_summary(board, &outcome);
+            log_summary(board, &outcome, limits.time);
             return Some(outcome);
         }
         let plan = if self.params.solver.enabled {
@@ -252,7 +306,7 @@ impl<F: PositionFactory> Search<F> {
                 pv: vec![best],
                 nodes: self.tree.len(),
             };
-            log_summary(board, &outcome);
+            log_summary(board, &outcome, limits.time);
             return Some(outcome);
         }
         let reused_visits = self.prepare_root(board, &root_pos, &mut scratch);
@@ -291,7 +345,7 @@ impl<F: PositionFactory> Search<F> {
         let playouts = self.run_workers(board, &root_pos, limits, start);
         let outcome = self.outcome(board, playouts, reused_visits, start.elapsed());
         self.root_info.children = self.root_children(board.size());
-        log_summary(board, &outcome);
+        log_summary(board, &outcome, limits.time);
         Some(outcome)
     }
 
@@ -456,6 +510,10 @@ impl<F: PositionFactory> Search<F> {
                     stones: self.params.playout_cutoff,
                     evaluator,
                 }),
+            leaf_evaluator: self
+                .evaluator
+                .as_deref()
+                .filter(|_| self.params.value_mix > 0.0),
         };
         let seed = self
             .params
@@ -568,10 +626,7 @@ fn best_child(tree: &Tree, edge: u32) -> Option<u32> {
     let c = tree.children(edge)?;
     let key = |i: u32| {
         let s = tree.edge(i).stats();
-        (
-            s.visits,
-            s.wins2 as u64 * 1_000_000 / (s.visits.max(1) as u64),
-        )
+        (s.visits, s.mean_key())
     };
     let mut best = c.first;
     for i in c.range() {
@@ -582,14 +637,17 @@ fn best_child(tree: &Tree, edge: u32) -> Option<u32> {
     Some(best)
 }
 
-fn log_summary(board: &Board, o: &SearchOutcome) {
+fn log_summary(board: &Board, o: &SearchOutcome, budget: Option<Duration>) {
     let pv: Vec<String> = o.pv.iter().map(|&p| format_gtp(p)).collect();
     tracing::info!(
-        "stone {} {} {}: {:?}, {} playouts ({:.0}/s, {} reused), win {}, nodes {}, pv {}",
+        "stone {} {} {}: {:?}, {:.3} s of {}, {} playouts ({:.0}/s, {} reused), win {}, \
+         nodes {}, pv {}",
         board.stone_count() + 1,
         board.to_move(),
         format_gtp(o.best),
         o.decision,
+        o.elapsed.as_secs_f64(),
+        budget.map_or("-".to_string(), |b| format!("{:.3} s", b.as_secs_f64())),
         o.playouts,
         o.playouts_per_second(),
         o.reused_visits,
@@ -628,7 +686,7 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
         let mut node = ROOT;
         let mut visits_before = u32::MAX;
         let mut parent_block: Option<Children> = None;
-        let result = loop {
+        let ending = loop {
             let r = pos.board().result();
             let depth = path.len() - 1;
             if r != GameResult::Ongoing {
@@ -636,12 +694,12 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
                     tree.edge(node).set_proof(Proof::Win);
                     hooks::propagate(tree, &path, shared.root_len, area);
                 }
-                break r;
+                break Ending::exact(r);
             }
             if node != ROOT {
                 if let Some(w) = hooks::proven_winner(tree.edge(node).proof(), shared.mover(depth))
                 {
-                    break GameResult::Win(w);
+                    break Ending::exact(GameResult::Win(w));
                 }
             }
             let children = match tree.edge(node).expansion() {
@@ -659,7 +717,7 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
                         if let Some(w) = hooks::proven_winner(proof, mover) {
                             tree.edge(node).set_proof(proof);
                             hooks::propagate(tree, &path, shared.root_len, area);
-                            break GameResult::Win(w);
+                            break Ending::exact(GameResult::Win(w));
                         }
                     }
                     earlier_siblings(
@@ -672,11 +730,11 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
                         &mut earlier,
                     );
                     if !expand(tree, params, node, depth, &pos, &earlier, &mut scratch) {
-                        break run_playout(&mut pos, &mut rng, &mut stones, shared.cutoff.as_ref());
+                        break play_out(shared, &mut pos, &mut rng, &mut stones);
                     }
                     tree.children(node).expect("just published")
                 }
-                _ => break run_playout(&mut pos, &mut rng, &mut stones, shared.cutoff.as_ref()),
+                _ => break play_out(shared, &mut pos, &mut rng, &mut stones),
             };
             let stats = tree.edge(node).stats();
             let same_player = pos.board().stage() == Stage::Second;
@@ -695,13 +753,16 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
             parent_block = Some(children);
             node = child;
         };
+        let rewards = ending.rewards(params.value_mix);
         for (depth, &e) in path.iter().enumerate() {
             tree.edge(e)
-                .backup(vl, reward2(result, shared.mover(depth)));
+                .backup(vl, rewards[shared.mover(depth).index()]);
         }
         local += 1;
         let done = shared.playouts.fetch_add(1, Ordering::Relaxed) + 1;
-        if shared.max_playouts.is_some_and(|m| done >= m) {
+        if shared.max_playouts.is_some_and(|m| done >= m)
+            || tree.edge(ROOT).stats().visits >= MAX_VISITS
+        {
             shared.stop.store(true, Ordering::Relaxed);
         }
         if shared.deadline.is_some_and(|d| Instant::now() >= d) {
@@ -710,11 +771,23 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
         if thread == 0
             && params.early_stop
             && local.is_multiple_of(EARLY_STOP_INTERVAL)
+            && budget_share_used(shared, done) >= f64::from(params.early_stop_min_share)
             && cannot_be_overtaken(shared, done)
         {
             shared.stop.store(true, Ordering::Relaxed);
         }
     }
+}
+
+/// The larger of the shares of the stone's time and playout limits used so far (0 without
+/// limits).
+fn budget_share_used(shared: &Shared, done: u64) -> f64 {
+    let by_count = shared.max_playouts.map_or(0.0, |m| done as f64 / m as f64);
+    let by_time = shared.deadline.map_or(0.0, |d| {
+        let total = d.saturating_duration_since(shared.start).as_secs_f64();
+        shared.start.elapsed().as_secs_f64() / total.max(1e-9)
+    });
+    by_count.max(by_time)
 }
 
 /// Fuego's count abort: the most visited root child stays so whatever the remaining
@@ -745,4 +818,28 @@ fn cannot_be_overtaken(shared: &Shared, done: u64) -> bool {
         }
     }
     first - second > remaining
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rewards_mix_the_result_with_the_leaf_value_and_stay_complementary() {
+        let win = GameResult::Win(Color::Black);
+        let exact = Ending::exact(win);
+        assert_eq!(exact.rewards(0.5), [REWARD_UNIT, 0]);
+        let draw = Ending::exact(GameResult::Draw);
+        assert_eq!(draw.rewards(0.0), [REWARD_UNIT / 2; 2]);
+        // White to move at the leaf, valued 0.75 for White; Black won the playout.
+        let valued = Ending {
+            result: win,
+            leaf_value: Some((Color::White, 0.75)),
+        };
+        assert_eq!(valued.rewards(0.0), [REWARD_UNIT, 0]);
+        assert_eq!(valued.rewards(1.0), [REWARD_UNIT / 4, 3 * REWARD_UNIT / 4]);
+        // λ = 0.5: White gets (0 + 0.75) / 2 = 0.375 of a win, rounded to a unit.
+        let white = (0.375 * REWARD_UNIT as f64).round() as u32;
+        assert_eq!(valued.rewards(0.5), [REWARD_UNIT - white, white]);
+    }
 }

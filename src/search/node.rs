@@ -3,13 +3,21 @@
 //! Statistics live on the edge, from the point of view of the player who placed the edge's
 //! stone, so a parent picks among its children without sign games; the reward is only turned
 //! around when the player changes (design.md A3, Enzenberger & Müller 2009 for the scheme).
-//! `(visits, wins×2)` share one `AtomicU64` so one `fetch_add` updates both (no torn means);
-//! draws count as one half-win.
+//! `(visits, wins)` share one `AtomicU64` so one `fetch_add` updates both (no torn means).
+//! Wins are counted in units of 1/[`REWARD_UNIT`] of a win: a draw is half a win, and a reward
+//! mixed with the evaluator's value (`search.value_mix`) keeps integer statistics.
 
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering};
 
-/// `stats` word: visits in the high 32 bits, wins×2 in the low 32 bits.
+/// `stats` word: visits in the high 32 bits, wins (in reward units) in the low 32 bits.
 const VISIT: u64 = 1 << 32;
+
+/// The reward of a win (a loss is 0, a draw half of this). Wins must fit 32 bits, so an edge
+/// holds at most `u32::MAX / REWARD_UNIT` visits (the search stops at [`MAX_VISITS`]).
+pub(crate) const REWARD_UNIT: u32 = 64;
+
+/// Root visits at which a search stops, well below the overflow of the wins field.
+pub(crate) const MAX_VISITS: u32 = u32::MAX / REWARD_UNIT - (1 << 20);
 
 /// `children` word: 0 = leaf (not expanded); `EXPANDING` while one thread builds the children;
 /// otherwise `first << 16 | count` plus flag bits.
@@ -90,17 +98,22 @@ fn unpack_children(word: u64) -> Expansion {
     }
 }
 
-/// Visits and wins×2 of one edge.
+/// Visits and wins (in units of 1/[`REWARD_UNIT`] of a win) of one edge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub(crate) struct Stats {
     pub visits: u32,
-    pub wins2: u32,
+    pub wins: u32,
 }
 
 impl Stats {
     /// Mean reward in [0, 1] for the edge's player; `None` without visits.
     pub fn mean(self) -> Option<f32> {
-        (self.visits > 0).then(|| self.wins2 as f32 / (2.0 * self.visits as f32))
+        (self.visits > 0).then(|| self.wins as f32 / (REWARD_UNIT as f32 * self.visits as f32))
+    }
+
+    /// The mean reward in millionths (0 without visits), an exact integer key for ordering.
+    pub fn mean_key(self) -> u64 {
+        u64::from(self.wins) * 1_000_000 / (u64::from(REWARD_UNIT) * u64::from(self.visits.max(1)))
     }
 }
 
@@ -158,7 +171,7 @@ impl Edge {
         let word = self.stats.load(Ordering::Relaxed);
         Stats {
             visits: (word >> 32) as u32,
-            wins2: word as u32,
+            wins: word as u32,
         }
     }
 
@@ -168,21 +181,20 @@ impl Edge {
     }
 
     /// Turns the `virtual_loss` virtual visits of one descent into one real visit with
-    /// `reward2` (0 loss, 1 draw, 2 win) for this edge's player.
-    pub fn backup(&self, virtual_loss: u32, reward2: u32) {
+    /// `reward` (0 = loss ..= [`REWARD_UNIT`] = win) for this edge's player.
+    pub fn backup(&self, virtual_loss: u32, reward: u32) {
+        debug_assert!(reward <= REWARD_UNIT);
         let delta = VISIT
             .wrapping_sub(virtual_loss as u64 * VISIT)
-            .wrapping_add(reward2 as u64);
+            .wrapping_add(reward as u64);
         self.stats.fetch_add(delta, Ordering::Relaxed);
     }
 
     /// Sets statistics outright (tests).
     #[cfg(test)]
     pub fn set_stats(&self, s: Stats) {
-        self.stats.store(
-            ((s.visits as u64) << 32) | s.wins2 as u64,
-            Ordering::Relaxed,
-        );
+        self.stats
+            .store(((s.visits as u64) << 32) | s.wins as u64, Ordering::Relaxed);
     }
 
     pub fn expansion(&self) -> Expansion {
@@ -221,27 +233,22 @@ mod tests {
         let e = Edge::default();
         e.init(7, 0.25);
         assert_eq!(e.add_virtual_loss(3), 0);
-        assert_eq!(
-            e.stats(),
-            Stats {
-                visits: 3,
-                wins2: 0
-            }
-        );
-        e.backup(3, 2);
+        assert_eq!(e.stats(), Stats { visits: 3, wins: 0 });
+        e.backup(3, REWARD_UNIT);
         e.add_virtual_loss(3);
-        e.backup(3, 1);
+        e.backup(3, REWARD_UNIT / 2);
         assert_eq!(
             e.stats(),
             Stats {
                 visits: 2,
-                wins2: 3
+                wins: 3 * REWARD_UNIT / 2
             }
         );
         assert_eq!(e.stats().mean(), Some(0.75));
+        assert_eq!(e.stats().mean_key(), 750_000);
         let z = Edge::default();
         z.add_virtual_loss(0);
-        z.backup(0, 2);
+        z.backup(0, REWARD_UNIT);
         assert_eq!(z.stats().visits, 1);
         assert_eq!((e.cell(), e.prior()), (7, 0.25));
         assert_eq!(std::mem::size_of::<Edge>(), 24);

@@ -60,6 +60,8 @@ pub struct SearchParams {
     pub playouts_per_stone: Option<u64>,
     /// Stop as soon as the most visited root child cannot be overtaken in the remaining budget.
     pub early_stop: bool,
+    /// Early stop waits until this share of the stone's time budget has passed (0 = at once).
+    pub early_stop_min_share: f32,
     /// Keep the subtree of the stones actually played between searches.
     pub reuse_tree: bool,
     /// The threat-space solver in the search (root pre-pass, proofs in the tree).
@@ -70,6 +72,10 @@ pub struct SearchParams {
     /// How playouts draw their free stones; the position factory applies it
     /// ([`PolicyFactory::with_playout_policy`](super::PolicyFactory::with_playout_policy)).
     pub playout_policy: PlayoutPolicy,
+    /// λ of the leaf value (AlphaGo's mixing): a playout's reward is (1 − λ)·result + λ·v, with
+    /// v the evaluator's win probability at the leaf the playout starts from (when the search
+    /// has an evaluator and pattern-board positions); 0 = playouts alone.
+    pub value_mix: f32,
 }
 
 impl Default for SearchParams {
@@ -91,10 +97,12 @@ impl Default for SearchParams {
             seed: 0x6C69_757A_6936,
             playouts_per_stone: None,
             early_stop: true,
+            early_stop_min_share: 0.0,
             reuse_tree: true,
             solver: SolverParams::default(),
             playout_cutoff: 0,
             playout_policy: PlayoutPolicy::Gammas,
+            value_mix: 0.0,
         }
     }
 }
@@ -145,6 +153,7 @@ impl SearchParams {
             seed,
             playouts_per_stone: (s.playouts > 0).then_some(s.playouts),
             early_stop: s.early_stop,
+            early_stop_min_share: s.early_stop_min_share as f32,
             reuse_tree: s.reuse_tree,
             solver: SolverParams {
                 enabled: s.solver,
@@ -155,6 +164,7 @@ impl SearchParams {
             },
             playout_cutoff: s.playout_cutoff,
             playout_policy,
+            value_mix: s.value_mix as f32,
         };
         params.validate()?;
         Ok(params)
@@ -182,6 +192,15 @@ impl SearchParams {
                 return Err(format!(
                     "search.{name} must be a finite number >= 0, got {v}"
                 ));
+            }
+        }
+        let shares = [
+            ("early_stop_min_share", self.early_stop_min_share),
+            ("value_mix", self.value_mix),
+        ];
+        for (name, v) in shares {
+            if !(0.0..=1.0).contains(&v) {
+                return Err(format!("search.{name} must be in 0..=1, got {v}"));
             }
         }
         if !self.fpu_reduction.is_finite() {

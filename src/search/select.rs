@@ -10,7 +10,7 @@
 //! stops at the first unvisited child. The root may hold statistics grafted from the other
 //! order of a pair (see `Search::reuse_tree`), so there the whole block is scanned.
 
-use super::node::{Children, Proof};
+use super::node::{Children, Proof, REWARD_UNIT};
 use super::params::SearchParams;
 use super::tree::Tree;
 
@@ -62,7 +62,7 @@ pub(crate) fn select_child(
             v
         } else {
             let n = stats.visits as f32;
-            stats.wins2 as f32 / (2.0 * n)
+            stats.wins as f32 / (REWARD_UNIT as f32 * n)
                 + params.c_uct * (ln_n / n).sqrt()
                 + bias_scale * edge.prior()
         };
@@ -83,10 +83,14 @@ mod tests {
     fn tree_with(children: &[(f32, u32, u32)]) -> (Tree, Children) {
         let tree = Tree::new(64);
         let first = tree.allocate(children.len() as u32).unwrap();
+        // Wins given in halves (a draw = 1), as the reward was once counted.
         for (k, &(prior, visits, wins2)) in children.iter().enumerate() {
             let e = tree.edge(first + k as u32);
             e.init(k as u16, prior);
-            e.set_stats(Stats { visits, wins2 });
+            e.set_stats(Stats {
+                visits,
+                wins: wins2 * REWARD_UNIT / 2,
+            });
         }
         let c = Children {
             first,

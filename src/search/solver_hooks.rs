@@ -274,11 +274,7 @@ pub(crate) fn root_choice(tree: &Tree) -> Option<u32> {
         .filter(|&i| matches!(tree.edge(i).proof(), Proof::Unknown))
         .max_by_key(|&i| {
             let s = tree.edge(i).stats();
-            (
-                s.visits,
-                u64::from(s.wins2) * 1_000_000 / u64::from(s.visits.max(1)),
-                u32::MAX - i,
-            )
+            (s.visits, s.mean_key(), u32::MAX - i)
         })
 }
 
@@ -345,10 +341,8 @@ mod tests {
         assert_eq!(tree.edge(ROOT).proof(), Proof::Unknown);
         assert_eq!(root_choice(&tree), None);
         tree.edge(a.first + 1).set_proof(Proof::Unknown);
-        tree.edge(a.first + 1).set_stats(Stats {
-            visits: 1,
-            wins2: 0,
-        });
+        tree.edge(a.first + 1)
+            .set_stats(Stats { visits: 1, wins: 0 });
         assert_eq!(root_choice(&tree), Some(a.first + 1));
     }
 

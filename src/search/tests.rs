@@ -398,3 +398,81 @@ fn second_stone_at_the_node_cap_still_gets_every_second_stone() {
     assert_eq!(s.root_info().children.len(), cands.len());
     assert!(s.nodes() <= 1024);
 }
+
+/// A search with the Bradley-Terry board (uniform gammas), the sample evaluator and `value_mix`.
+fn valued_search(value_mix: f32, playouts: u64) -> Search<PolicyFactory> {
+    let mut s = Search::new(
+        SearchParams {
+            value_mix,
+            ..params(playouts)
+        },
+        PolicyFactory::new(std::sync::Arc::new(crate::policy::Gammas::uniform())),
+    );
+    s.set_evaluator(Some(std::sync::Arc::new(
+        crate::eval::testing::sample_evaluator(),
+    )));
+    s
+}
+
+#[test]
+fn value_mix_is_deterministic_and_changes_the_statistics() {
+    let b = board_of(&[p(9, 9), p(10, 10), p(8, 10)]);
+    let run = |mix: f32| {
+        let mut s = valued_search(mix, 400);
+        let o = s.think(&b, Limits::default()).unwrap();
+        let stats: Vec<(u32, Option<f32>)> = s
+            .root_info()
+            .children
+            .iter()
+            .map(|c| (c.visits, c.win_rate))
+            .collect();
+        (o.best, o.root_visits, stats)
+    };
+    let mixed = run(0.5);
+    assert_eq!(mixed, run(0.5));
+    assert_ne!(mixed.2, run(0.0).2);
+    for (_, w) in &mixed.2 {
+        assert!(w.is_none_or(|w| (0.0..=1.0).contains(&w)));
+    }
+}
+
+#[test]
+fn with_only_the_leaf_value_the_search_still_sees_sixes() {
+    // λ = 1: playouts add nothing, but finished games and proofs keep their exact result.
+    let mut s = valued_search(1.0, 300);
+    let mut b = board_of(&black_four());
+    for _ in 0..2 {
+        let o = s.think(&b, Limits::default()).unwrap();
+        b.play(o.best).unwrap();
+    }
+    assert_eq!(b.result(), GameResult::Win(Color::Black));
+    // Black, facing White's live four, blocks it with both stones.
+    let mut s = valued_search(1.0, 300);
+    let mut b = board_of(&white_live_four());
+    for _ in 0..2 {
+        let o = s.think(&b, Limits::default()).unwrap();
+        b.play(o.best).unwrap();
+    }
+    assert!(!opponent_threatens_after_turn(&b), "{:?}", b.history());
+}
+
+#[test]
+fn early_stop_waits_for_its_share_of_the_budget() {
+    let b = board_of(&white_live_four());
+    let run = |share: f32| {
+        let mut s = Search::new(
+            SearchParams {
+                early_stop_min_share: share,
+                ..params(20_000)
+            },
+            SimpleFactory,
+        );
+        think(&mut s, &b).playouts
+    };
+    // Settled at about half the playouts (the leader's lead exceeds what is left).
+    let eager = run(0.0);
+    assert!(eager < 15_000, "{eager}");
+    let late = run(0.75);
+    assert!((15_000..20_000).contains(&late), "{late}");
+    assert_eq!(run(1.0), 20_000);
+}

@@ -189,7 +189,7 @@ mod tests {
             tree.edge(b + k).init(20 + k as u16, 0.5);
             tree.edge(b + k).set_stats(Stats {
                 visits: 5 + k,
-                wins2: 3,
+                wins: 3,
             });
         }
         tree.edge(mid).publish(Children {
@@ -221,7 +221,7 @@ mod tests {
         });
         tree.edge(mid).set_stats(Stats {
             visits: 42,
-            wins2: 40,
+            wins: 40,
         });
         (mid, b)
     }

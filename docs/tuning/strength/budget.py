@@ -1,0 +1,19 @@
+#!/usr/bin/env python3
+"""Budget use of the MCTS from engine stderr logs (liuzi -v): per decision kind, stones, mean
+seconds used and the share of the per-stone budget. Usage: budget.py LOG..."""
+import re, sys
+from collections import defaultdict
+pat = re.compile(r"stone (\d+) (\w+) \S+: (\w+), ([\d.]+) s of ([\d.]+) s, (\d+) playouts")
+for path in sys.argv[1:]:
+    kinds = defaultdict(lambda: [0, 0.0, 0.0, 0])
+    for line in open(path, errors="replace"):
+        m = pat.search(re.sub(r"\x1b\[[0-9;]*m", "", line))
+        if not m:
+            continue
+        k = kinds[m.group(3)]
+        k[0] += 1; k[1] += float(m.group(4)); k[2] += float(m.group(5)); k[3] += int(m.group(6))
+    total = [sum(v[i] for v in kinds.values()) for i in range(4)]
+    print(f"{path}: {total[0]} stones, {total[1]:.1f} s used of {total[2]:.1f} s ({100*total[1]/max(total[2],1e-9):.0f}%)")
+    for name, (n, used, budget, playouts) in sorted(kinds.items()):
+        print(f"  {name:12} {n:5} stones ({100*n/total[0]:4.1f}%), {used/n:.3f} s of {budget/n:.3f} s a stone "
+              f"({100*used/budget:3.0f}%), {playouts/n:.0f} playouts")
