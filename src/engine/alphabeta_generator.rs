@@ -182,16 +182,21 @@ mod tests {
         c.engine.weights = weights;
         assert!(build_generator(&c).is_ok());
 
-        // A damaged evaluator is an error naming the file, for alpha-beta and for cut-offs.
+        // A damaged evaluator is an error naming the file, for alpha-beta, for leaf values and
+        // for cut-offs.
         let bad = dir.path().join("bad.eval");
         std::fs::write(&bad, "liuzi-eval 1\n").unwrap();
         c.engine.evaluator = bad;
         let err = build_generator(&c).err().unwrap();
         assert!(err.contains("bad.eval"), "{err}");
         c.engine.search = SearchKind::Mcts;
+        assert!(c.search.value_mix > 0.0, "leaf values are on by default");
+        let err = build_generator(&c).err().unwrap();
+        assert!(err.contains("bad.eval"), "{err}");
+        c.search.value_mix = 0.0;
         assert!(
             build_generator(&c).is_ok(),
-            "no cut-off: the evaluator is not read"
+            "no cut-off, no leaf values: the evaluator is not read"
         );
         c.search.playout_cutoff = 20;
         let err = build_generator(&c).err().unwrap();

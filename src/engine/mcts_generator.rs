@@ -20,7 +20,10 @@ pub fn build_generator(config: &EngineConfig) -> Result<Box<dyn MoveGenerator>, 
         return build_alphabeta(config);
     }
     let params = SearchParams::from_config(config)?;
-    let evaluator = if params.playout_cutoff > 0 || params.value_mix > 0.0 {
+    let path = &config.engine.weights;
+    // Leaf values need the pattern board of the Bradley-Terry knowledge.
+    let values_leaves = params.value_mix > 0.0 && path.as_os_str() != NO_WEIGHTS;
+    let evaluator = if params.playout_cutoff > 0 || values_leaves {
         load_evaluator(
             config,
             "playouts run to the end (no cut-off) and alone give the reward (no value_mix)",
@@ -28,7 +31,6 @@ pub fn build_generator(config: &EngineConfig) -> Result<Box<dyn MoveGenerator>, 
     } else {
         None
     };
-    let path = &config.engine.weights;
     if path.as_os_str() == NO_WEIGHTS {
         tracing::info!("search knowledge: built-in fallback (weights = \"none\")");
         return Ok(Box::new(

@@ -11,6 +11,7 @@ use super::params::SearchParams;
 use super::policy_position::PolicyFactory;
 use super::position::PositionFactory;
 use super::simple::SimpleFactory;
+use crate::eval::Evaluator;
 use crate::notation::{format_gtp, parse_gtp};
 use crate::policy::Gammas;
 use crate::rules::Board;
@@ -100,9 +101,23 @@ pub fn default_knowledge() -> PolicyFactory {
     PolicyFactory::new(Arc::new(gammas))
 }
 
-/// Runs the bench with the engine's default knowledge (the shipped weights).
+/// The shipped evaluator (`engine-config/default.eval`), built in like the weights: the search
+/// values its leaves with it (`search.value_mix`).
+const SHIPPED_EVALUATOR: &[u8] = include_bytes!("../../engine-config/default.eval");
+
+/// The engine's default evaluator.
+pub fn default_evaluator() -> Evaluator {
+    Evaluator::parse(SHIPPED_EVALUATOR)
+        .expect("the shipped engine-config/default.eval is valid (checked by the bench test)")
+}
+
+/// Runs the bench with the engine's default knowledge (the shipped weights and evaluator).
 pub fn run_bench(threads: usize) -> BenchReport {
-    run_bench_with(default_knowledge(), bench_params(threads))
+    run_bench_with_evaluator(
+        default_knowledge(),
+        bench_params(threads),
+        Some(Arc::new(default_evaluator())),
+    )
 }
 
 /// Runs the bench with the self-contained fallback knowledge (no gammas).
@@ -110,11 +125,21 @@ pub fn run_bench_fallback(threads: usize) -> BenchReport {
     run_bench_with(SimpleFactory, bench_params(threads))
 }
 
-/// Runs the bench with any position factory and parameters.
+/// Runs the bench with any position factory and parameters, without an evaluator.
 pub fn run_bench_with<F: PositionFactory>(factory: F, params: SearchParams) -> BenchReport {
+    run_bench_with_evaluator(factory, params, None)
+}
+
+/// Runs the bench with any position factory, parameters and evaluator.
+pub fn run_bench_with_evaluator<F: PositionFactory>(
+    factory: F,
+    params: SearchParams,
+    evaluator: Option<Arc<Evaluator>>,
+) -> BenchReport {
     let threads = params.threads;
     let name = factory.name();
     let mut search = Search::new(params, factory);
+    search.set_evaluator(evaluator);
     let mut text = String::new();
     let mut hash = 0xCBF2_9CE4_8422_2325u64;
     let mut mix = |x: u64| {

@@ -102,7 +102,7 @@ impl Default for SearchParams {
             solver: SolverParams::default(),
             playout_cutoff: 0,
             playout_policy: PlayoutPolicy::Gammas,
-            value_mix: 0.0,
+            value_mix: 0.5,
         }
     }
 }

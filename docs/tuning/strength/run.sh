@@ -5,7 +5,8 @@
 # pairs on random 3-turn openings near the centre, one game at a time. Run from
 # docs/tuning/strength; engine stderr goes to OUT.logs/.
 out=$1; a=$2; b=$3; games=$4; seed=$5; shift 5
-L=../../../target/release/liuzi
+# LIUZI: the engine binary (default: the release build; a copy lets you rebuild meanwhile).
+L=${LIUZI:-../../../target/release/liuzi}
 cmd() { if [ "$1" = alphabeta ]; then echo "$L gtp -v --config default.toml --search alphabeta"
         else echo "$L gtp -v --config $1.toml"; fi; }
 exec ../../../target/release/liuzi-match \
