@@ -201,6 +201,9 @@ impl ThreatWindows {
     }
 
     fn threat_pairs<C: CellView + ?Sized>(&self, board: &C, attacker: Color) -> Vec<(u16, u16)> {
+        if self.live_window_count(attacker, 4) == 0 {
+            return Vec::new();
+        }
         let mut pairs: Vec<(u16, u16)> = self
             .threat_windows(attacker)
             .filter_map(|w| self.window_empties(board, w))
@@ -296,6 +299,9 @@ impl ThreatWindows {
             return set;
         }
         let me = board.to_move();
+        if self.live_window_count(me, 4) == 0 {
+            return set;
+        }
         let need = WIN_LENGTH as u8 - stones_left(board);
         for w in self.threat_windows(me) {
             if self.counts[w][me.index()] >= need {

@@ -414,7 +414,7 @@ impl PolicyBoard {
                 white.set(cell, row, 0.0, 0);
                 continue;
             }
-            let (near, [(own_b, opp_b), (own_w, opp_w)]) = fb.static_pair(cell);
+            let (near, [(own_b, opp_b), (own_w, opp_w)]) = (fb.nearest(cell), fb.line_ids(cell));
             let (near, edge) = (nearest[near as usize], edges[cell]);
             // The product of the static groups' gammas, in this order (bit-exact weights).
             let s = own4[own_b as usize] * opp4[opp_b as usize] * near * edge;

@@ -58,8 +58,6 @@ pub struct FeatureBoard {
     /// `dir_shapes[cell * 4 + dir]`: Black's own | opp class, then White's, 4 bits each
     /// ([`shape::both_colours_table`]).
     dir_shapes: Vec<u16>,
-    /// `combos[colour][cell]`: (own4 id, opp4 id) for that colour to move.
-    combos: [Vec<(u16, u16)>; 2],
     /// Per cell: stones within distance 1, 2, 3, one byte each.
     rings: Vec<u32>,
     /// Cells whose static features changed in the last play or undo.
@@ -77,7 +75,6 @@ impl Clone for FeatureBoard {
         FeatureBoard {
             pb: self.pb.clone(),
             dir_shapes: self.dir_shapes.clone(),
-            combos: self.combos.clone(),
             rings: self.rings.clone(),
             changed: self.changed.clone(),
             stamp: self.stamp.clone(),
@@ -93,7 +90,6 @@ impl Clone for FeatureBoard {
         let FeatureBoard {
             pb,
             dir_shapes,
-            combos,
             rings,
             changed,
             stamp,
@@ -104,9 +100,6 @@ impl Clone for FeatureBoard {
         } = self;
         pb.clone_from(&source.pb);
         dir_shapes.clone_from(&source.dir_shapes);
-        for (mine, theirs) in combos.iter_mut().zip(&source.combos) {
-            mine.clone_from(theirs);
-        }
         rings.clone_from(&source.rings);
         changed.clone_from(&source.changed);
         stamp.clone_from(&source.stamp);
@@ -124,7 +117,6 @@ impl FeatureBoard {
         let area = g.area();
         let mut fb = FeatureBoard {
             dir_shapes: vec![0; area * 4],
-            combos: [vec![(0, 0); area], vec![(0, 0); area]],
             rings: vec![0; area],
             changed: Vec::with_capacity(128),
             stamp: vec![0; area],
@@ -141,9 +133,6 @@ impl FeatureBoard {
         }
         for &p in board.history() {
             fb.add_rings(p.index(board.size()), true);
-        }
-        for cell in 0..area {
-            fb.refresh_combos(cell);
         }
         fb.changed.clear();
         fb
@@ -190,7 +179,10 @@ impl FeatureBoard {
         }
     }
 
-    fn refresh_combos(&mut self, cell: usize) {
+    /// The (own4, opp4) ids of `cell` with Black, then White, to move, from the four directions'
+    /// cached classes: four table lookups, cheap enough to need no cache of their own.
+    #[inline]
+    pub fn line_ids(&self, cell: usize) -> [(u16, u16); 2] {
         let s = &self.dir_shapes[cell * 4..cell * 4 + 4];
         let all = s[0] as u64 | (s[1] as u64) << 16 | (s[2] as u64) << 32 | (s[3] as u64) << 48;
         // The four directions' classes at `shift` packed 4 bits each, direction 0 lowest:
@@ -200,8 +192,16 @@ impl FeatureBoard {
             let n = (n | n >> 12) & 0x0000_00FF_0000_00FF;
             (n | n >> 24) as u16
         };
-        self.combos[0][cell] = (self.own.id(classes(0)), self.opp.id(classes(4)));
-        self.combos[1][cell] = (self.own.id(classes(8)), self.opp.id(classes(12)));
+        [
+            (self.own.id(classes(0)), self.opp.id(classes(4))),
+            (self.own.id(classes(8)), self.opp.id(classes(12))),
+        ]
+    }
+
+    /// `nearest` of `cell` (see the module docs).
+    #[inline]
+    pub fn nearest(&self, cell: usize) -> u16 {
+        nearest_value(self.rings[cell])
     }
 
     /// Brings the caches up to date after a stone arrived on (or left) `cell`.
@@ -231,10 +231,6 @@ impl FeatureBoard {
                 self.mark(q);
             }
         }
-        for i in 1..self.changed.len() {
-            let q = self.changed[i] as usize;
-            self.refresh_combos(q);
-        }
         self.add_rings(cell, placed);
     }
 
@@ -260,19 +256,9 @@ impl FeatureBoard {
     /// The static group values (own4, opp4, nearest, edge) of `cell` for `to_move`.
     #[inline]
     pub fn static_values(&self, cell: usize, to_move: Color) -> [u16; 4] {
-        let (own, opp) = self.combos[to_move.index()][cell];
+        let (own, opp) = self.line_ids(cell)[to_move.index()];
         let edge = self.pb.geometry().edge_distance[cell].min(4) as u16;
         [own, opp, nearest_value(self.rings[cell]), edge]
-    }
-
-    /// `nearest` and the (own4, opp4) ids with Black, then White, to move: the static values
-    /// of `cell` but its edge distance, for both colours at once.
-    #[inline]
-    pub fn static_pair(&self, cell: usize) -> (u16, [(u16, u16); 2]) {
-        (
-            nearest_value(self.rings[cell]),
-            [self.combos[0][cell], self.combos[1][cell]],
-        )
     }
 
     /// Per-direction classes of `cell` for `to_move` (directions as in `rules::DIRECTIONS`).
