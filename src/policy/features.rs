@@ -167,22 +167,27 @@ impl FeatureBoard {
         }
     }
 
-    /// The (own4, opp4) ids of `cell` with Black, then White, to move, from the four directions'
-    /// cached classes: four table lookups, cheap enough to need no cache of their own.
+    /// The four directions' classes of `cell`, packed 4 bits a direction (direction 0 lowest)
+    /// as [`Combiner::id`] takes them: Black's own, Black's opp, White's own, White's opp.
     #[inline]
-    pub fn line_ids(&self, cell: usize) -> [(u16, u16); 2] {
+    pub fn packed_classes(&self, cell: usize) -> [u16; 4] {
         let s = &self.dir_shapes[cell * 4..cell * 4 + 4];
         let all = s[0] as u64 | (s[1] as u64) << 16 | (s[2] as u64) << 32 | (s[3] as u64) << 48;
-        // The four directions' classes at `shift` packed 4 bits each, direction 0 lowest:
-        // gather the nibble of every 16-bit lane.
+        // The classes at `shift` in every 16-bit lane, gathered into one 16-bit word.
         let classes = |shift: u32| {
             let n = all >> shift & 0x000F_000F_000F_000F;
             let n = (n | n >> 12) & 0x0000_00FF_0000_00FF;
             (n | n >> 24) as u16
         };
+        [classes(0), classes(4), classes(8), classes(12)]
+    }
+
+    /// The (own4, opp4) ids of `cell` with Black, then White, to move.
+    pub fn line_ids(&self, cell: usize) -> [(u16, u16); 2] {
+        let [own_b, opp_b, own_w, opp_w] = self.packed_classes(cell);
         [
-            (self.own.id(classes(0)), self.opp.id(classes(4))),
-            (self.own.id(classes(8)), self.opp.id(classes(12))),
+            (self.own.id(own_b), self.opp.id(opp_b)),
+            (self.own.id(own_w), self.opp.id(opp_w)),
         ]
     }
 
