@@ -72,6 +72,11 @@ impl SearchPosition for PolicyPosition {
         }
     }
 
+    fn opponent_threat_count(&self) -> Option<u32> {
+        let patterns = self.0.features().patterns();
+        Some(patterns.threat_count(patterns.board().to_move().opponent()))
+    }
+
     fn patterns(&self) -> Option<&PatternBoard> {
         Some(self.0.features().patterns())
     }
