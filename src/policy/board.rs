@@ -151,7 +151,8 @@ struct Overlay {
     /// The position's winning and blocking points once asked for: a playout stone that wins or
     /// blocks needs only these, not the weights.
     wins: Option<CellSet>,
-    blocks: Option<CellSet>,
+    /// With the opponent's threat count.
+    blocks: Option<(CellSet, u32)>,
 }
 
 impl Clone for Overlay {
@@ -461,10 +462,14 @@ impl PolicyBoard {
             .get_or_insert_with(|| self.fb.patterns().winning_points())
     }
 
-    fn blocks(&self) -> CellSet {
+    fn blocks_and_threats(&self) -> (CellSet, u32) {
         let mut ov = self.overlay.borrow_mut();
         *ov.blocks
-            .get_or_insert_with(|| self.fb.patterns().blocking_points())
+            .get_or_insert_with(|| self.fb.patterns().blocking_points_and_threats())
+    }
+
+    fn blocks(&self) -> CellSet {
+        self.blocks_and_threats().0
     }
 
     /// Brings the overlay's weights up to date with the position.
@@ -762,6 +767,12 @@ impl PolicyBoard {
     /// Points the side to move must take to stop the opponent's six next turn.
     pub fn blocking_points(&self) -> CellSet {
         self.blocks()
+    }
+
+    /// The opponent's threat count: the fewest stones that stop its six next turn (found with
+    /// the blocking points, and kept with them until the next stone).
+    pub fn opponent_threats(&self) -> u32 {
+        self.blocks_and_threats().1
     }
 
     /// Exact team strength (product of gammas, unquantised) of an empty `p`, as the trainer

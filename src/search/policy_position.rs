@@ -73,8 +73,7 @@ impl SearchPosition for PolicyPosition {
     }
 
     fn opponent_threat_count(&self) -> Option<u32> {
-        let patterns = self.0.features().patterns();
-        Some(patterns.threat_count(patterns.board().to_move().opponent()))
+        Some(self.0.opponent_threats())
     }
 
     fn patterns(&self) -> Option<&PatternBoard> {
