@@ -179,6 +179,7 @@ fn incremental_state_matches_scratch_and_brute_force() {
             let t = pb.threat_count(them);
             let get = |q: Point| b.get(q);
             assert_eq!(t.min(5), brute_threats(size, &get, them).min(5));
+            assert_eq!(pb.blocking_points_and_threats(), (pb.blocking_points(), t));
             if t == 0 || t > 4 {
                 continue;
             }

@@ -177,10 +177,50 @@ fn occupied_and_finished_positions_have_no_weight() {
 
 #[test]
 fn sampler_follows_the_probabilities() {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
-    let gammas = random_gammas(4);
+    // A first stone and a second stone (the sampler's rejection step bounds each differently),
+    // then a position with a blocking point (drawn from the overlay).
+    let stones = [(3, 3), (2, 2), (4, 3), (3, 5), (1, 1)];
+    sampler_matches_probabilities(&stones, 11);
+    sampler_matches_probabilities(&[&stones[..], &[(2, 4)]].concat(), 12);
+    let four = [
+        (3, 3),
+        (0, 0),
+        (0, 6),
+        (1, 3),
+        (2, 3),
+        (6, 6),
+        (6, 0),
+        (4, 3),
+        (5, 5),
+    ];
+    let pb = sampler_matches_probabilities(&four, 13);
+    assert!(!pb.blocking_points().is_empty());
+}
+
+/// Random static gammas, and dynamic ones that lift and lower weights near the last stones by
+/// known factors (the sampler's rejection step sees factors on both sides of 1).
+fn lifting_gammas(seed: u64) -> Arc<Gammas> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let spec = FeatureSpec::full();
+    let values = spec
+        .groups()
+        .iter()
+        .map(|&g| match g {
+            Group::LastOpp => vec![3.0, 2.0, 0.7, 1.0],
+            Group::Stage => vec![1.0, 2.5, 1.5, 0.5, 1.2, 0.8, 1.7, 1.0],
+            _ => (0..g.size())
+                .map(|_| (rng.gen_range(-1.0f64..1.0)).exp())
+                .collect(),
+        })
+        .collect();
+    Arc::new(Gammas::new(spec, values, "test gammas with known dynamic factors").unwrap())
+}
+
+fn sampler_matches_probabilities(stones: &[(u8, u8)], seed: u64) -> PolicyBoard {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let gammas = lifting_gammas(seed);
     let mut pb = PolicyBoard::new(&Board::new(7).unwrap(), gammas);
-    for p in [(3, 3), (2, 2), (4, 3), (3, 5), (1, 1)] {
+    for p in stones {
         pb.play(Point::new(p.0, p.1)).unwrap();
     }
     let n = 200_000;
@@ -201,6 +241,7 @@ fn sampler_follows_the_probabilities() {
             assert_eq!(got, 0.0);
         }
     }
+    pb
 }
 
 #[test]

@@ -146,6 +146,11 @@ impl PatternBoard {
         self.windows.blocking_points(&self.board)
     }
 
+    /// [`PatternBoard::blocking_points`] and the opponent's threat count, found together.
+    pub fn blocking_points_and_threats(&self) -> (CellSet, u32) {
+        self.windows.blocking_points_and_threats(&self.board)
+    }
+
     /// `attacker`'s threat count (stones the other side needs to stop its six next turn).
     pub fn threat_count(&self, attacker: Color) -> u32 {
         self.windows.threat_count(&self.board, attacker)

@@ -61,6 +61,8 @@ pub struct Geometry {
     cell_windows: Vec<u16>,
     /// Distance to the nearest edge (0 on the edge).
     pub edge_distance: Vec<u8>,
+    /// (col, row) of every cell, sparing the hot paths a division.
+    pub coords: Vec<(u8, u8)>,
 }
 
 impl Geometry {
@@ -84,6 +86,7 @@ impl Geometry {
         let mut ring_start = Vec::with_capacity(area + 1);
         let mut rings = Vec::new();
         let mut edge_distance = Vec::with_capacity(area);
+        let mut coords = Vec::with_capacity(area);
         for c in 0..area {
             let p = Point::from_index(c, size);
             line_start.push(lines.len() as u32);
@@ -117,6 +120,7 @@ impl Geometry {
             }
             let (col, row) = (p.col as usize, p.row as usize);
             edge_distance.push(col.min(row).min(size - 1 - col).min(size - 1 - row) as u8);
+            coords.push((col as u8, row as u8));
         }
         line_start.push(lines.len() as u32);
         ring_start.push(rings.len() as u32);
@@ -158,6 +162,7 @@ impl Geometry {
             window_start,
             cell_windows,
             edge_distance,
+            coords,
         }
     }
 

@@ -201,6 +201,9 @@ impl ThreatWindows {
     }
 
     fn threat_pairs<C: CellView + ?Sized>(&self, board: &C, attacker: Color) -> Vec<(u16, u16)> {
+        if self.live_window_count(attacker, 4) == 0 {
+            return Vec::new();
+        }
         let mut pairs: Vec<(u16, u16)> = self
             .threat_windows(attacker)
             .filter_map(|w| self.window_empties(board, w))
@@ -220,16 +223,26 @@ impl ThreatWindows {
     /// `attacker` (a stone there lowers its threat count by one), whoever is to move. Empty when
     /// `attacker` has no threat; past [`MAX_EXACT_THREATS`], every empty cell of a threat window.
     pub fn blocking_cells<C: CellView + ?Sized>(&self, board: &C, attacker: Color) -> CellSet {
+        self.blocking_cells_and_threats(board, attacker).0
+    }
+
+    /// [`ThreatWindows::blocking_cells`] and `attacker`'s threat count
+    /// ([`ThreatWindows::threat_count`]), which finding the cells computes anyway.
+    pub fn blocking_cells_and_threats<C: CellView + ?Sized>(
+        &self,
+        board: &C,
+        attacker: Color,
+    ) -> (CellSet, u32) {
         let mut set = CellSet::new();
         let pairs = self.threat_pairs(board, attacker);
         // The usual cases in closed form (the pairs are sorted and distinct).
         match pairs[..] {
-            [] => return set,
+            [] => return (set, 0),
             // One threat: either empty cell stops it.
             [(a, b)] => {
                 set.insert(a as usize);
                 set.insert(b as usize);
-                return set;
+                return (set, 1);
             }
             // Two windows: a cell of both stops both (1 threat, and only such cells are
             // blocking points); otherwise 2 threats, and every cell lowers the count by one.
@@ -246,13 +259,13 @@ impl ThreatWindows {
                         set.insert(x as usize);
                     }
                 }
-                return set;
+                return (set, if shared { 1 } else { 2 });
             }
             _ => {}
         }
         let threats = min_hitting(&pairs, &[]);
         if threats == 0 {
-            return set;
+            return (set, 0);
         }
         for &(a, b) in &pairs {
             for c in [a, b] {
@@ -264,7 +277,7 @@ impl ThreatWindows {
                 }
             }
         }
-        set
+        (set, threats)
     }
 
     /// Empty cells of `colour`'s live windows holding at least `min_count` of its stones (see
@@ -296,6 +309,9 @@ impl ThreatWindows {
             return set;
         }
         let me = board.to_move();
+        if self.live_window_count(me, 4) == 0 {
+            return set;
+        }
         let need = WIN_LENGTH as u8 - stones_left(board);
         for w in self.threat_windows(me) {
             if self.counts[w][me.index()] >= need {
@@ -313,10 +329,16 @@ impl ThreatWindows {
     /// lowers the opponent's threat count by one). Empty when the opponent has no threat. When the
     /// count is past [`MAX_EXACT_THREATS`], every empty cell of a threat window.
     pub fn blocking_points(&self, board: &Board) -> CellSet {
+        self.blocking_points_and_threats(board).0
+    }
+
+    /// [`ThreatWindows::blocking_points`] and the opponent's threat count (0 when the game is
+    /// over).
+    pub fn blocking_points_and_threats(&self, board: &Board) -> (CellSet, u32) {
         if board.is_over() {
-            return CellSet::new();
+            return (CellSet::new(), 0);
         }
-        self.blocking_cells(board, board.to_move().opponent())
+        self.blocking_cells_and_threats(board, board.to_move().opponent())
     }
 }
 

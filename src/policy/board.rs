@@ -8,7 +8,8 @@
 //! the opponent's last stones, wins and blocks) touches a few dozen cells around the last stones;
 //! it is applied lazily as an overlay of per-cell weights and per-row corrections, rebuilt on the
 //! first query after a stone. Sampling walks the rows, then the cells of one row: at most
-//! `2 * size` steps.
+//! `2 * size` steps. A playout stone (no win or block on the board) skips the overlay: it is
+//! drawn by the static weights and kept with probability dynamic factor / its upper bound.
 
 use super::features::{
     second_stage_value, FeatureBoard, TurnContext, FAR_DISTANCE, STAGE_FAR, TACTIC_BLOCK,
@@ -16,6 +17,8 @@ use super::features::{
 };
 use super::gammas::Gammas;
 use super::spec::Group;
+use crate::patterns::geometry::RING_RADIUS;
+use crate::patterns::shape::Combiner;
 use crate::patterns::CellSet;
 use crate::rules::{Board, PlayError, Point};
 use std::cell::RefCell;
@@ -42,6 +45,8 @@ fn quantise(strength: f64) -> u64 {
 /// The static groups' gammas laid out for the hot path (1 where the spec lacks a group), shared
 /// by all clones.
 struct StaticGammas {
+    /// The own4 and opp4 gammas by the four directions' packed classes
+    /// ([`FeatureBoard::packed_classes`]): the multiset id folded in, one lookup instead of two.
     own4: Vec<f64>,
     opp4: Vec<f64>,
     nearest: [f64; 4],
@@ -52,6 +57,9 @@ struct StaticGammas {
     dynamic: [f64; 256],
     /// Per cell: its row.
     row_of: Vec<u8>,
+    /// The largest of `dynamic` with no tactical value: at a first stone (the stage cancels),
+    /// then at a second stone. Bounds for the playout sampler's rejection step.
+    max_factor: [f64; 2],
 }
 
 /// Stage "value" of every first stone in a [`dynamic_code`]: a first stone's stage value is the
@@ -69,9 +77,13 @@ const fn dynamic_code(stage: u8, last_opp: u8, tactic: u8) -> u8 {
 
 impl StaticGammas {
     fn new(g: &Gammas, fb: &FeatureBoard) -> StaticGammas {
-        let table = |group: Group| {
-            (0..group.size())
-                .map(|v| g.gamma(group, v as u16))
+        // Packed classes no board produces (a class past the combiner's) have no id: 0 there.
+        let by_classes = |group: Group, combiner: &Combiner| {
+            (0..=u16::MAX)
+                .map(|packed| match combiner.id(packed) {
+                    u16::MAX => 0.0,
+                    id => g.gamma(group, id),
+                })
                 .collect()
         };
         let edge = fb
@@ -97,13 +109,26 @@ impl StaticGammas {
         }
         let size = fb.geometry().size;
         let row_of = (0..size * size).map(|cell| (cell / size) as u8).collect();
+        let untactical_max = |stages: std::ops::RangeInclusive<u8>| {
+            stages
+                .flat_map(|stage| {
+                    (0..4u8).map(move |last| dynamic_code(stage, last, TACTIC_NONE as u8))
+                })
+                .map(|code| dynamic[code as usize])
+                .fold(0.0, f64::max)
+        };
+        let max_factor = [
+            untactical_max(FIRST_STONE_STAGE..=FIRST_STONE_STAGE),
+            untactical_max(0..=STAGE_FAR as u8),
+        ];
         StaticGammas {
-            own4: table(Group::Own4),
-            opp4: table(Group::Opp4),
+            own4: by_classes(Group::Own4, Combiner::own()),
+            opp4: by_classes(Group::Opp4, Combiner::opp()),
             nearest: std::array::from_fn(|v| g.gamma(Group::Nearest, v as u16)),
             edge,
             dynamic,
             row_of,
+            max_factor,
         }
     }
 }
@@ -126,7 +151,8 @@ struct Overlay {
     /// The position's winning and blocking points once asked for: a playout stone that wins or
     /// blocks needs only these, not the weights.
     wins: Option<CellSet>,
-    blocks: Option<CellSet>,
+    /// With the opponent's threat count.
+    blocks: Option<(CellSet, u32)>,
 }
 
 impl Clone for Overlay {
@@ -280,6 +306,37 @@ impl Clone for PolicyBoard {
     }
 }
 
+/// Rejections before [`PolicyBoard::sample`] falls back to the overlay (whose draw is exact, so
+/// the fallback leaves the distribution as it is).
+const MAX_REJECTIONS: u32 = 64;
+
+/// The [`dynamic_code`] of the cell at `(col, row)` with no tactical value, from the opponent's
+/// last stones and the turn's first stone: the values [`TurnContext`] gives.
+#[inline]
+fn untactical_code(
+    (col, row): (i32, i32),
+    last_opp: [Option<(i32, i32)>; 2],
+    first: Option<(i32, i32)>,
+) -> u8 {
+    let chebyshev = |(c, r): (i32, i32)| (col - c).abs().max((row - r).abs());
+    let mut last = FAR_DISTANCE as u8;
+    for s in last_opp.into_iter().flatten() {
+        let d = chebyshev(s);
+        if (1..=RING_RADIUS).contains(&d) {
+            last = last.min(d as u8 - 1);
+        }
+    }
+    let stage = match first {
+        None => FIRST_STONE_STAGE,
+        Some((c, r)) => {
+            let (dc, dr) = (col - c, row - r);
+            let on_line = dc == 0 || dr == 0 || dc.abs() == dr.abs();
+            second_stage_value(chebyshev((c, r)) as u32, on_line) as u8
+        }
+    };
+    dynamic_code(stage, last, TACTIC_NONE as u8)
+}
+
 impl PolicyBoard {
     pub fn new(board: &Board, gammas: Arc<Gammas>) -> PolicyBoard {
         let fb = FeatureBoard::new(board);
@@ -365,7 +422,7 @@ impl PolicyBoard {
                 white.set(cell, row, 0.0, 0);
                 continue;
             }
-            let (near, [(own_b, opp_b), (own_w, opp_w)]) = fb.static_pair(cell);
+            let (near, [own_b, opp_b, own_w, opp_w]) = (fb.nearest(cell), fb.packed_classes(cell));
             let (near, edge) = (nearest[near as usize], edges[cell]);
             // The product of the static groups' gammas, in this order (bit-exact weights).
             let s = own4[own_b as usize] * opp4[opp_b as usize] * near * edge;
@@ -405,10 +462,14 @@ impl PolicyBoard {
             .get_or_insert_with(|| self.fb.patterns().winning_points())
     }
 
-    fn blocks(&self) -> CellSet {
+    fn blocks_and_threats(&self) -> (CellSet, u32) {
         let mut ov = self.overlay.borrow_mut();
         *ov.blocks
-            .get_or_insert_with(|| self.fb.patterns().blocking_points())
+            .get_or_insert_with(|| self.fb.patterns().blocking_points_and_threats())
+    }
+
+    fn blocks(&self) -> CellSet {
+        self.blocks_and_threats().0
     }
 
     /// Brings the overlay's weights up to date with the position.
@@ -603,7 +664,75 @@ impl PolicyBoard {
     }
 
     /// Draws a stone with probability proportional to its weight; `None` when no stone is legal.
+    ///
+    /// Playouts draw a stone on most plies, so this avoids rebuilding the dynamic overlay when it
+    /// can: without winning or blocking points, a stone's weight is its static weight times a
+    /// factor of at most [`StaticGammas::max_factor`], so a static draw accepted with
+    /// probability factor / bound is a draw by weight (rejection sampling; the same weights up
+    /// to their last rounding unit). Positions with tactical points, and a long run of
+    /// rejections, draw from the overlay instead, which keeps the distribution exact.
     pub fn sample<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> Option<Point> {
+        let board = self.fb.board();
+        if board.is_over() {
+            return None;
+        }
+        if self.overlay.borrow().fresh || !self.wins().is_empty() || !self.blocks().is_empty() {
+            return self.sample_from_overlay(rng);
+        }
+        let colour = board.to_move().index();
+        let total = self.totals[colour];
+        if total == 0 {
+            return None;
+        }
+        let ctx = TurnContext::with_tactics(self.fb.patterns(), CellSet::new(), CellSet::new());
+        let at = |p: Point| (p.col as i32, p.row as i32);
+        let last_opp = ctx.last_opp.map(|s| s.map(at));
+        let first = ctx.first.map(at);
+        if last_opp == [None, None] && first.is_none() {
+            // No dynamic feature differs from the background: the static weights are exact.
+            return Some(self.sample_static(rng, colour, total));
+        }
+        let bound = self.statics.max_factor[usize::from(first.is_some())];
+        let size = board.size();
+        for _ in 0..MAX_REJECTIONS {
+            let p = self.sample_static(rng, colour, total);
+            let code = untactical_code(at(p), last_opp, first);
+            let factor = self.statics.dynamic[code as usize];
+            if rng.gen::<f64>() * bound < factor {
+                return Some(p);
+            }
+            debug_assert!(factor <= bound, "{factor} > {bound} at {p:?} ({size})");
+        }
+        self.sample_from_overlay(rng)
+    }
+
+    /// A draw by static weight alone (`total` is the colour's static total, not zero).
+    fn sample_static<R: rand::Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        colour: usize,
+        total: u64,
+    ) -> Point {
+        let size = self.fb.board().size();
+        let (rows, base) = (&self.rows[colour][..], &self.base[colour][..]);
+        let mut r = rng.gen_range(0..total);
+        for (row, &sum) in rows.iter().enumerate() {
+            if r >= sum {
+                r -= sum;
+                continue;
+            }
+            for (cell, &w) in base.iter().enumerate().skip(row * size).take(size) {
+                if r < w {
+                    return Point::from_index(cell, size);
+                }
+                r -= w;
+            }
+        }
+        unreachable!("row sums add up to the total")
+    }
+
+    /// A draw by the overlay's exact weights.
+    fn sample_from_overlay<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> Option<Point> {
         let total = self.total();
         if total == 0 {
             return None;
@@ -638,6 +767,12 @@ impl PolicyBoard {
     /// Points the side to move must take to stop the opponent's six next turn.
     pub fn blocking_points(&self) -> CellSet {
         self.blocks()
+    }
+
+    /// The opponent's threat count: the fewest stones that stop its six next turn (found with
+    /// the blocking points, and kept with them until the next stone).
+    pub fn opponent_threats(&self) -> u32 {
+        self.blocks_and_threats().1
     }
 
     /// Exact team strength (product of gammas, unquantised) of an empty `p`, as the trainer

@@ -18,6 +18,7 @@
 //! "far" value only near the turn's first stone, near the opponent's last stones or on the few
 //! tactical cells, and are computed per position by [`TurnContext`].
 
+use super::nearness::Nearness;
 use super::spec::Group;
 use crate::patterns::geometry::RING_RADIUS;
 use crate::patterns::shape::{self, Combiner};
@@ -37,31 +38,14 @@ pub const TACTIC_WIN: u16 = 2;
 /// One value per group, indexed by [`Group::index`].
 pub type Team = [u16; 7];
 
-/// Ring-count increments for a stone at distance 1, 2, 3: bytes count stones within 1, 2, 3.
-const RING_ADD: [u32; 4] = [0, 0x01_01_01, 0x01_01_00, 0x01_00_00];
-
-fn nearest_value(rings: u32) -> u16 {
-    if rings & 0xFF != 0 {
-        0
-    } else if rings & 0xFF00 != 0 {
-        1
-    } else if rings & 0xFF_0000 != 0 {
-        2
-    } else {
-        FAR_DISTANCE
-    }
-}
-
 /// A board with each cell's static features cached for both colours.
 pub struct FeatureBoard {
     pb: PatternBoard,
     /// `dir_shapes[cell * 4 + dir]`: Black's own | opp class, then White's, 4 bits each
     /// ([`shape::both_colours_table`]).
     dir_shapes: Vec<u16>,
-    /// `combos[colour][cell]`: (own4 id, opp4 id) for that colour to move.
-    combos: [Vec<(u16, u16)>; 2],
-    /// Per cell: stones within distance 1, 2, 3, one byte each.
-    rings: Vec<u32>,
+    /// Which cells have stones within distance 1, 2, 3 (`nearest`).
+    nearness: Nearness,
     /// Cells whose static features changed in the last play or undo.
     changed: Vec<u16>,
     stamp: Vec<u32>,
@@ -77,8 +61,7 @@ impl Clone for FeatureBoard {
         FeatureBoard {
             pb: self.pb.clone(),
             dir_shapes: self.dir_shapes.clone(),
-            combos: self.combos.clone(),
-            rings: self.rings.clone(),
+            nearness: self.nearness,
             changed: self.changed.clone(),
             stamp: self.stamp.clone(),
             epoch: self.epoch,
@@ -93,8 +76,7 @@ impl Clone for FeatureBoard {
         let FeatureBoard {
             pb,
             dir_shapes,
-            combos,
-            rings,
+            nearness,
             changed,
             stamp,
             epoch,
@@ -104,10 +86,7 @@ impl Clone for FeatureBoard {
         } = self;
         pb.clone_from(&source.pb);
         dir_shapes.clone_from(&source.dir_shapes);
-        for (mine, theirs) in combos.iter_mut().zip(&source.combos) {
-            mine.clone_from(theirs);
-        }
-        rings.clone_from(&source.rings);
+        *nearness = source.nearness;
         changed.clone_from(&source.changed);
         stamp.clone_from(&source.stamp);
         *epoch = source.epoch;
@@ -124,8 +103,7 @@ impl FeatureBoard {
         let area = g.area();
         let mut fb = FeatureBoard {
             dir_shapes: vec![0; area * 4],
-            combos: [vec![(0, 0); area], vec![(0, 0); area]],
-            rings: vec![0; area],
+            nearness: Nearness::new(board.size()),
             changed: Vec::with_capacity(128),
             stamp: vec![0; area],
             epoch: 1,
@@ -140,10 +118,7 @@ impl FeatureBoard {
             }
         }
         for &p in board.history() {
-            fb.add_rings(p.index(board.size()), true);
-        }
-        for cell in 0..area {
-            fb.refresh_combos(cell);
+            fb.update_nearness(p.index(board.size()), true);
         }
         fb.changed.clear();
         fb
@@ -168,40 +143,59 @@ impl FeatureBoard {
         }
     }
 
-    fn add_rings(&mut self, cell: usize, add: bool) {
-        let g = self.pb.geometry();
-        for n in g.ring_neighbours(cell) {
-            let q = n.cell as usize;
-            let d = n.distance as usize;
-            // The counts are nested (within 1 <= within 2 <= within 3), so `nearest` changes
-            // exactly when the count within `d` goes from or to zero.
-            let level = 8 * (d as u32 - 1);
-            let emptied_or_filled = if add {
-                let was_zero = self.rings[q] >> level & 0xFF == 0;
-                self.rings[q] += RING_ADD[d];
-                was_zero
-            } else {
-                self.rings[q] -= RING_ADD[d];
-                self.rings[q] >> level & 0xFF == 0
-            };
-            if emptied_or_filled && !self.pb.is_occupied(q) {
-                self.mark(q);
+    /// Marks the empty cells whose `nearest` the stone arriving on (or leaving) `cell` changes.
+    fn update_nearness(&mut self, cell: usize, placed: bool) {
+        let (col, row) = self.pb.geometry().coords[cell];
+        let FeatureBoard {
+            pb,
+            nearness,
+            changed,
+            stamp,
+            epoch,
+            ..
+        } = self;
+        let mark = |q: usize| {
+            if !pb.is_occupied(q) && stamp[q] != *epoch {
+                stamp[q] = *epoch;
+                changed.push(q as u16);
             }
+        };
+        if placed {
+            nearness.place(col as usize, row as usize, mark);
+        } else {
+            nearness.remove(col as usize, row as usize, mark);
         }
     }
 
-    fn refresh_combos(&mut self, cell: usize) {
+    /// The four directions' classes of `cell`, packed 4 bits a direction (direction 0 lowest)
+    /// as [`Combiner::id`] takes them: Black's own, Black's opp, White's own, White's opp.
+    #[inline]
+    pub fn packed_classes(&self, cell: usize) -> [u16; 4] {
         let s = &self.dir_shapes[cell * 4..cell * 4 + 4];
         let all = s[0] as u64 | (s[1] as u64) << 16 | (s[2] as u64) << 32 | (s[3] as u64) << 48;
-        // The four directions' classes at `shift` packed 4 bits each, direction 0 lowest:
-        // gather the nibble of every 16-bit lane.
+        // The classes at `shift` in every 16-bit lane, gathered into one 16-bit word.
         let classes = |shift: u32| {
             let n = all >> shift & 0x000F_000F_000F_000F;
             let n = (n | n >> 12) & 0x0000_00FF_0000_00FF;
             (n | n >> 24) as u16
         };
-        self.combos[0][cell] = (self.own.id(classes(0)), self.opp.id(classes(4)));
-        self.combos[1][cell] = (self.own.id(classes(8)), self.opp.id(classes(12)));
+        [classes(0), classes(4), classes(8), classes(12)]
+    }
+
+    /// The (own4, opp4) ids of `cell` with Black, then White, to move.
+    pub fn line_ids(&self, cell: usize) -> [(u16, u16); 2] {
+        let [own_b, opp_b, own_w, opp_w] = self.packed_classes(cell);
+        [
+            (self.own.id(own_b), self.opp.id(opp_b)),
+            (self.own.id(own_w), self.opp.id(opp_w)),
+        ]
+    }
+
+    /// `nearest` of `cell` (see the module docs).
+    #[inline]
+    pub fn nearest(&self, cell: usize) -> u16 {
+        let (col, row) = self.pb.geometry().coords[cell];
+        self.nearness.value(col as usize, row as usize)
     }
 
     /// Brings the caches up to date after a stone arrived on (or left) `cell`.
@@ -231,11 +225,7 @@ impl FeatureBoard {
                 self.mark(q);
             }
         }
-        for i in 1..self.changed.len() {
-            let q = self.changed[i] as usize;
-            self.refresh_combos(q);
-        }
-        self.add_rings(cell, placed);
+        self.update_nearness(cell, placed);
     }
 
     /// Places the next stone; on error nothing changes.
@@ -260,19 +250,9 @@ impl FeatureBoard {
     /// The static group values (own4, opp4, nearest, edge) of `cell` for `to_move`.
     #[inline]
     pub fn static_values(&self, cell: usize, to_move: Color) -> [u16; 4] {
-        let (own, opp) = self.combos[to_move.index()][cell];
+        let (own, opp) = self.line_ids(cell)[to_move.index()];
         let edge = self.pb.geometry().edge_distance[cell].min(4) as u16;
-        [own, opp, nearest_value(self.rings[cell]), edge]
-    }
-
-    /// `nearest` and the (own4, opp4) ids with Black, then White, to move: the static values
-    /// of `cell` but its edge distance, for both colours at once.
-    #[inline]
-    pub fn static_pair(&self, cell: usize) -> (u16, [(u16, u16); 2]) {
-        (
-            nearest_value(self.rings[cell]),
-            [self.combos[0][cell], self.combos[1][cell]],
-        )
+        [own, opp, self.nearest(cell), edge]
     }
 
     /// Per-direction classes of `cell` for `to_move` (directions as in `rules::DIRECTIONS`).

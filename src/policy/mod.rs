@@ -7,6 +7,7 @@
 mod board;
 pub mod features;
 mod gammas;
+mod nearness;
 mod spec;
 
 pub use board::PolicyBoard;

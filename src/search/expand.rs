@@ -96,14 +96,18 @@ pub(crate) fn child_list<P: SearchPosition>(
     if list.is_empty() {
         list.extend(pos.board().legal_points().map(|p| (p, 1.0)));
     }
-    // A total order (points are distinct), so the faster unstable sort gives the same list.
-    list.sort_unstable_by(|a, b| {
+    // A total order (points are distinct), so the faster unstable sort gives the same list, and
+    // a cut list needs only its kept part sorted.
+    let order = |a: &(Point, f32), b: &(Point, f32)| {
         b.1.total_cmp(&a.1)
             .then_with(|| a.0.index(size).cmp(&b.0.index(size)))
-    });
-    if !set.restricted && !full_width && params.max_children > 0 {
-        list.truncate(params.max_children as usize);
+    };
+    let keep = params.max_children as usize;
+    if !set.restricted && !full_width && keep > 0 && list.len() > keep {
+        list.select_nth_unstable_by(keep - 1, order);
+        list.truncate(keep);
     }
+    list.sort_unstable_by(order);
     let total: f32 = list.iter().map(|c| c.1).sum();
     for c in list.iter_mut() {
         c.1 /= total;

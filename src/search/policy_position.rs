@@ -72,6 +72,10 @@ impl SearchPosition for PolicyPosition {
         }
     }
 
+    fn opponent_threat_count(&self) -> Option<u32> {
+        Some(self.0.opponent_threats())
+    }
+
     fn patterns(&self) -> Option<&PatternBoard> {
         Some(self.0.features().patterns())
     }

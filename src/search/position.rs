@@ -36,6 +36,13 @@ pub trait SearchPosition: Clone + Send {
     /// remains.
     fn sample_playout_stone(&mut self, rng: &mut SearchRng) -> Option<Point>;
 
+    /// The opponent's threat count (the fewest stones that stop its six next turn), when the
+    /// position keeps it incrementally; `None` when it would be a recount. A playout facing
+    /// more threats than it has stones this turn ends at once: the opponent's six is certain.
+    fn opponent_threat_count(&self) -> Option<u32> {
+        None
+    }
+
     /// The position's incremental pattern state, if it keeps one (the evaluator of a playout
     /// cut-off reads it; without it the evaluator rebuilds it from the board).
     fn patterns(&self) -> Option<&PatternBoard> {

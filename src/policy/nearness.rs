@@ -1,0 +1,106 @@
+//! Which cells have a stone within distance 1, 2, 3 (Chebyshev): the `nearest` feature, kept as
+//! one bitboard per distance (a row per `u32`) instead of per-cell counts. A stone ORs a square
+//! into at most 3 + 5 + 7 rows, and the cells it newly covers are exactly those whose `nearest`
+//! changed; removing one recomputes the rows around it from the stones.
+
+use super::features::FAR_DISTANCE;
+use crate::patterns::geometry::RING_RADIUS;
+use crate::rules::MAX_SIZE;
+
+const LEVELS: usize = RING_RADIUS as usize;
+
+#[derive(Clone, Copy)]
+pub(crate) struct Nearness {
+    size: usize,
+    /// Bits of the cells in each row.
+    full_row: u32,
+    /// `cover[d - 1][row]` bit `col`: a stone within distance `d` of (col, row), itself included.
+    cover: [[u32; MAX_SIZE]; LEVELS],
+    /// Stones per row.
+    stones: [u32; MAX_SIZE],
+}
+
+/// Bits `lo..=hi` of a row, clipped to `full`.
+#[inline]
+fn span(lo: i32, hi: i32, full: u32) -> u32 {
+    let lo = lo.max(0) as u32;
+    let hi = hi.min(31) as u32;
+    ((u32::MAX >> (31 - hi)) & (u32::MAX << lo)) & full
+}
+
+impl Nearness {
+    pub fn new(size: usize) -> Nearness {
+        Nearness {
+            size,
+            full_row: span(0, size as i32 - 1, u32::MAX),
+            cover: [[0; MAX_SIZE]; LEVELS],
+            stones: [0; MAX_SIZE],
+        }
+    }
+
+    /// The rows `row - d ..= row + d` on the board.
+    fn rows(&self, row: usize, d: usize) -> std::ops::RangeInclusive<usize> {
+        row.saturating_sub(d)..=(row + d).min(self.size - 1)
+    }
+
+    /// A stone arrives at (`col`, `row`); `changed` gets every cell whose `nearest` it lowers.
+    pub fn place(&mut self, col: usize, row: usize, mut changed: impl FnMut(usize)) {
+        self.stones[row] |= 1 << col;
+        for d in 1..=LEVELS {
+            let mask = span(col as i32 - d as i32, (col + d) as i32, self.full_row);
+            for r in self.rows(row, d) {
+                let old = self.cover[d - 1][r];
+                self.cover[d - 1][r] = old | mask;
+                self.report(r, mask & !old, &mut changed);
+            }
+        }
+    }
+
+    /// The stone at (`col`, `row`) leaves; `changed` gets every cell whose `nearest` it raises.
+    pub fn remove(&mut self, col: usize, row: usize, mut changed: impl FnMut(usize)) {
+        self.stones[row] &= !(1 << col);
+        for d in 1..=LEVELS {
+            for r in self.rows(row, d) {
+                let mut new = 0;
+                for s in self.rows(r, d) {
+                    new |= self.spread(self.stones[s], d);
+                }
+                let old = std::mem::replace(&mut self.cover[d - 1][r], new);
+                self.report(r, old & !new, &mut changed);
+            }
+        }
+    }
+
+    /// `bits` widened by `d` cells each way.
+    fn spread(&self, bits: u32, d: usize) -> u32 {
+        let mut out = bits;
+        for k in 1..=d {
+            out |= bits << k | bits >> k;
+        }
+        out & self.full_row
+    }
+
+    fn report(&self, row: usize, mut bits: u32, changed: &mut impl FnMut(usize)) {
+        while bits != 0 {
+            let col = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            changed(row * self.size + col);
+        }
+    }
+
+    /// `nearest` of the empty cell (`col`, `row`): 0, 1, 2 for a stone at distance 1, 2, 3,
+    /// [`FAR_DISTANCE`] for none.
+    #[inline]
+    pub fn value(&self, col: usize, row: usize) -> u16 {
+        let bit = 1 << col;
+        if self.cover[0][row] & bit != 0 {
+            0
+        } else if self.cover[1][row] & bit != 0 {
+            1
+        } else if self.cover[2][row] & bit != 0 {
+            2
+        } else {
+            FAR_DISTANCE
+        }
+    }
+}
