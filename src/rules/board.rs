@@ -151,7 +151,7 @@ impl Board {
 
     /// Colour of the `n`-th stone placed (from 0).
     pub fn color_of_stone(n: usize) -> Color {
-        if (n + 1) / 2 % 2 == 1 {
+        if n.div_ceil(2) % 2 == 1 {
             Color::White
         } else {
             Color::Black
@@ -160,7 +160,7 @@ impl Board {
 
     /// Stage of the `n`-th stone placed (from 0).
     pub fn stage_of_stone(n: usize) -> Stage {
-        if n % 2 == 0 && n > 0 {
+        if n.is_multiple_of(2) && n > 0 {
             Stage::Second
         } else {
             Stage::First
