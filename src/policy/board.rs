@@ -17,7 +17,6 @@ use super::features::{
 };
 use super::gammas::Gammas;
 use super::spec::Group;
-use crate::patterns::geometry::RING_RADIUS;
 use crate::patterns::shape::Combiner;
 use crate::patterns::CellSet;
 use crate::rules::{Board, PlayError, Point};
@@ -310,31 +309,16 @@ impl Clone for PolicyBoard {
 /// the fallback leaves the distribution as it is).
 const MAX_REJECTIONS: u32 = 64;
 
-/// The [`dynamic_code`] of the cell at `(col, row)` with no tactical value, from the opponent's
-/// last stones and the turn's first stone: the values [`TurnContext`] gives.
+/// The [`dynamic_code`] of the empty `p` with no tactical value, in the position `ctx`
+/// describes.
 #[inline]
-fn untactical_code(
-    (col, row): (i32, i32),
-    last_opp: [Option<(i32, i32)>; 2],
-    first: Option<(i32, i32)>,
-) -> u8 {
-    let chebyshev = |(c, r): (i32, i32)| (col - c).abs().max((row - r).abs());
-    let mut last = FAR_DISTANCE as u8;
-    for s in last_opp.into_iter().flatten() {
-        let d = chebyshev(s);
-        if (1..=RING_RADIUS).contains(&d) {
-            last = last.min(d as u8 - 1);
-        }
-    }
-    let stage = match first {
-        None => FIRST_STONE_STAGE,
-        Some((c, r)) => {
-            let (dc, dr) = (col - c, row - r);
-            let on_line = dc == 0 || dr == 0 || dc.abs() == dr.abs();
-            second_stage_value(chebyshev((c, r)) as u32, on_line) as u8
-        }
+fn untactical_code(ctx: &TurnContext, p: Point) -> u8 {
+    let stage = if ctx.first.is_some() {
+        ctx.stage_value(p) as u8
+    } else {
+        FIRST_STONE_STAGE
     };
-    dynamic_code(stage, last, TACTIC_NONE as u8)
+    dynamic_code(stage, ctx.last_opp_value(p) as u8, TACTIC_NONE as u8)
 }
 
 impl PolicyBoard {
@@ -685,23 +669,18 @@ impl PolicyBoard {
             return None;
         }
         let ctx = TurnContext::with_tactics(self.fb.patterns(), CellSet::new(), CellSet::new());
-        let at = |p: Point| (p.col as i32, p.row as i32);
-        let last_opp = ctx.last_opp.map(|s| s.map(at));
-        let first = ctx.first.map(at);
-        if last_opp == [None, None] && first.is_none() {
+        if ctx.last_opp == [None, None] && ctx.first.is_none() {
             // No dynamic feature differs from the background: the static weights are exact.
             return Some(self.sample_static(rng, colour, total));
         }
-        let bound = self.statics.max_factor[usize::from(first.is_some())];
-        let size = board.size();
+        let bound = self.statics.max_factor[usize::from(ctx.first.is_some())];
         for _ in 0..MAX_REJECTIONS {
             let p = self.sample_static(rng, colour, total);
-            let code = untactical_code(at(p), last_opp, first);
-            let factor = self.statics.dynamic[code as usize];
+            let factor = self.statics.dynamic[untactical_code(&ctx, p) as usize];
             if rng.gen::<f64>() * bound < factor {
                 return Some(p);
             }
-            debug_assert!(factor <= bound, "{factor} > {bound} at {p:?} ({size})");
+            debug_assert!(factor <= bound, "{factor} > {bound} at {p:?}");
         }
         self.sample_from_overlay(rng)
     }
