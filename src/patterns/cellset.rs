@@ -20,6 +20,12 @@ impl CellSet {
         self.bits[index / 64] |= 1 << (index % 64);
     }
 
+    /// Inserts `index` when `yes`, without a branch (for hot loops with unpredictable `yes`).
+    #[inline]
+    pub fn insert_if(&mut self, index: usize, yes: bool) {
+        self.bits[index / 64] |= (yes as u64) << (index % 64);
+    }
+
     pub fn remove(&mut self, index: usize) {
         self.bits[index / 64] &= !(1 << (index % 64));
     }

@@ -30,15 +30,9 @@ const MAX_WEIGHT: u64 = 1 << 52;
 /// Weight of a positive strength: rounded half up (no libm call), clamped to `1..=MAX_WEIGHT`.
 #[inline]
 fn quantise(strength: f64) -> u64 {
-    let w = strength * UNIT + 0.5;
-    if w >= MAX_WEIGHT as f64 {
-        MAX_WEIGHT
-    } else if w >= 1.0 {
-        // Below 2^52: the signed conversion is exact and a single instruction.
-        w as i64 as u64
-    } else {
-        1
-    }
+    // Clamped first (NaN becomes 1), then truncated: within 1..=2^52 the signed conversion is
+    // exact and a single instruction, and the clamp is two, without branches.
+    (strength * UNIT + 0.5).max(1.0).min(MAX_WEIGHT as f64) as i64 as u64
 }
 
 /// The static groups' gammas laid out for the hot path (1 where the spec lacks a group), shared
@@ -129,6 +123,21 @@ impl StaticGammas {
             row_of,
             max_factor,
         }
+    }
+}
+
+impl StaticGammas {
+    /// The product of the static groups' gammas of the empty `cell`, with Black then White to
+    /// move, always in this order (bit-exact weights).
+    #[inline]
+    fn strengths(&self, fb: &FeatureBoard, cell: usize) -> [f64; 2] {
+        let [own_b, opp_b, own_w, opp_w] = fb.packed_classes(cell);
+        let near = self.nearest[fb.nearest(cell) as usize];
+        let edge = self.edge[cell];
+        [
+            self.own4[own_b as usize] * self.opp4[opp_b as usize] * near * edge,
+            self.own4[own_w as usize] * self.opp4[opp_w as usize] * near * edge,
+        ]
     }
 }
 
@@ -229,35 +238,17 @@ impl RelativeGammas {
     }
 }
 
-/// One colour's static weights, borrowed as slices for the refresh loop.
-struct ColourSlices<'a> {
-    base: &'a mut [u64],
-    strength: &'a mut [f64],
-    rows: &'a mut [u64],
-    total: u64,
-}
-
-impl ColourSlices<'_> {
-    #[inline]
-    fn set(&mut self, cell: usize, row: usize, strength: f64, weight: u64) {
-        self.strength[cell] = strength;
-        let old = std::mem::replace(&mut self.base[cell], weight);
-        self.rows[row] = self.rows[row] - old + weight;
-        self.total = self.total - old + weight;
-    }
-}
-
 /// A board plus incremental Bradley-Terry weights for the side to move. `Clone + Send`: every
 /// search thread owns one.
 pub struct PolicyBoard {
     fb: FeatureBoard,
     gammas: Arc<Gammas>,
     statics: Arc<StaticGammas>,
-    /// `base[colour][cell]`: static weight with `colour` to move; 0 on occupied cells.
-    base: [Vec<u64>; 2],
-    /// `strength[colour][cell]`: the unquantised product behind `base`.
-    strength: [Vec<f64>; 2],
-    rows: [Vec<u64>; 2],
+    /// `base[cell][colour]`: static weight with `colour` to move; 0 on occupied cells. Both
+    /// colours side by side: the refresh writes both, from one cell's features.
+    base: Vec<[u64; 2]>,
+    /// `rows[row][colour]`: the sum of `base` over the row.
+    rows: Vec<[u64; 2]>,
     totals: [u64; 2],
     overlay: RefCell<Overlay>,
 }
@@ -269,7 +260,6 @@ impl Clone for PolicyBoard {
             gammas: Arc::clone(&self.gammas),
             statics: Arc::clone(&self.statics),
             base: self.base.clone(),
-            strength: self.strength.clone(),
             rows: self.rows.clone(),
             totals: self.totals,
             overlay: self.overlay.clone(),
@@ -283,7 +273,6 @@ impl Clone for PolicyBoard {
             gammas,
             statics,
             base,
-            strength,
             rows,
             totals,
             overlay,
@@ -295,11 +284,8 @@ impl Clone for PolicyBoard {
         if !Arc::ptr_eq(statics, &source.statics) {
             *statics = Arc::clone(&source.statics);
         }
-        for c in 0..2 {
-            base[c].clone_from(&source.base[c]);
-            strength[c].clone_from(&source.strength[c]);
-            rows[c].clone_from(&source.rows[c]);
-        }
+        base.clone_from(&source.base);
+        rows.clone_from(&source.rows);
         *totals = source.totals;
         overlay.get_mut().clone_from(&source.overlay.borrow());
     }
@@ -330,9 +316,8 @@ impl PolicyBoard {
             statics: Arc::new(StaticGammas::new(&gammas, &fb)),
             fb,
             gammas,
-            base: [vec![0; area], vec![0; area]],
-            strength: [vec![0.0; area], vec![0.0; area]],
-            rows: [vec![0; size], vec![0; size]],
+            base: vec![[0; 2]; area],
+            rows: vec![[0; 2]; size],
             totals: [0, 0],
             overlay: RefCell::new(Overlay {
                 fresh: false,
@@ -372,50 +357,32 @@ impl PolicyBoard {
             fb,
             statics,
             base,
-            strength,
             rows,
             totals,
             ..
         } = self;
         let t = &**statics;
         let cells = all.unwrap_or(fb.changed());
-        let [base_b, base_w] = base;
-        let [strength_b, strength_w] = strength;
-        let [rows_b, rows_w] = rows;
-        let [total_b, total_w] = totals;
-        // Plain slices, so the loop keeps the buffers' addresses in registers.
-        let mut black = ColourSlices {
-            base: &mut base_b[..],
-            strength: &mut strength_b[..],
-            rows: &mut rows_b[..],
-            total: *total_b,
-        };
-        let mut white = ColourSlices {
-            base: &mut base_w[..],
-            strength: &mut strength_w[..],
-            rows: &mut rows_w[..],
-            total: *total_w,
-        };
-        let (own4, opp4, nearest) = (&t.own4[..], &t.opp4[..], &t.nearest);
-        let (edges, row_of) = (&t.edge[..], &t.row_of[..]);
+        // Plain slices and locals, so the loop keeps them in registers.
+        let (base, rows) = (&mut base[..], &mut rows[..]);
+        let [mut total_b, mut total_w] = *totals;
+        let row_of = &t.row_of[..];
         for &cell in cells {
             let cell = cell as usize;
-            let row = row_of[cell] as usize;
-            if fb.patterns().is_occupied(cell) {
-                black.set(cell, row, 0.0, 0);
-                white.set(cell, row, 0.0, 0);
-                continue;
-            }
-            let (near, [own_b, opp_b, own_w, opp_w]) = (fb.nearest(cell), fb.packed_classes(cell));
-            let (near, edge) = (nearest[near as usize], edges[cell]);
-            // The product of the static groups' gammas, in this order (bit-exact weights).
-            let s = own4[own_b as usize] * opp4[opp_b as usize] * near * edge;
-            black.set(cell, row, s, quantise(s));
-            let s = own4[own_w as usize] * opp4[opp_w as usize] * near * edge;
-            white.set(cell, row, s, quantise(s));
+            let weights = if fb.patterns().is_occupied(cell) {
+                [0, 0]
+            } else {
+                let [b, w] = t.strengths(fb, cell);
+                [quantise(b), quantise(w)]
+            };
+            let [old_b, old_w] = std::mem::replace(&mut base[cell], weights);
+            let row = &mut rows[row_of[cell] as usize];
+            row[0] = row[0] - old_b + weights[0];
+            row[1] = row[1] - old_w + weights[1];
+            total_b = total_b - old_b + weights[0];
+            total_w = total_w - old_w + weights[1];
         }
-        *total_b = black.total;
-        *total_w = white.total;
+        *totals = [total_b, total_w];
     }
 
     fn after_change(&mut self) {
@@ -477,8 +444,8 @@ impl PolicyBoard {
             let size = board.size();
             let geometry = self.fb.geometry();
             let colour = ctx.to_move.index();
-            let base = &self.base[colour][..];
-            let strength = &self.strength[colour][..];
+            let base = &self.base[..];
+            let statics = &*self.statics;
             let background = dynamic_code(
                 if ctx.first.is_some() {
                     STAGE_FAR as u8
@@ -509,7 +476,7 @@ impl PolicyBoard {
             macro_rules! touch {
                 ($cell:expr) => {{
                     let cell: usize = $cell;
-                    if base[cell] == 0 {
+                    if base[cell][colour] == 0 {
                         None
                     } else {
                         if stamp[cell] != epoch {
@@ -567,12 +534,12 @@ impl PolicyBoard {
             *touched_len = len;
             for &cell in &touched[..len] {
                 let cell = cell as usize;
-                let b = base[cell];
+                let b = base[cell][colour];
                 let factor = dynamic[codes[cell] as usize];
                 let w = if factor == 1.0 {
                     b
                 } else {
-                    quantise(strength[cell] * factor)
+                    quantise(statics.strengths(&self.fb, cell)[colour] * factor)
                 };
                 weight[cell] = w;
                 let delta = w as i64 - b as i64;
@@ -587,7 +554,7 @@ impl PolicyBoard {
         if ov.stamp[cell] == ov.epoch {
             ov.weight[cell]
         } else {
-            self.base[colour][cell]
+            self.base[cell][colour]
         }
     }
 
@@ -693,14 +660,15 @@ impl PolicyBoard {
         total: u64,
     ) -> Point {
         let size = self.fb.board().size();
-        let (rows, base) = (&self.rows[colour][..], &self.base[colour][..]);
         let mut r = rng.gen_range(0..total);
-        for (row, &sum) in rows.iter().enumerate() {
+        for (row, sums) in self.rows.iter().enumerate() {
+            let sum = sums[colour];
             if r >= sum {
                 r -= sum;
                 continue;
             }
-            for (cell, &w) in base.iter().enumerate().skip(row * size).take(size) {
+            for (cell, w) in self.base.iter().enumerate().skip(row * size).take(size) {
+                let w = w[colour];
                 if r < w {
                     return Point::from_index(cell, size);
                 }
@@ -722,7 +690,7 @@ impl PolicyBoard {
         let ov = self.overlay.borrow();
         let mut r = rng.gen_range(0..total);
         for row in 0..size {
-            let sum = (self.rows[colour][row] as i64 + ov.row_delta[row]) as u64;
+            let sum = (self.rows[row][colour] as i64 + ov.row_delta[row]) as u64;
             if r >= sum {
                 r -= sum;
                 continue;

@@ -38,6 +38,45 @@ pub const TACTIC_WIN: u16 = 2;
 /// One value per group, indexed by [`Group::index`].
 pub type Team = [u16; 7];
 
+/// Room for the cells one stone changes: itself, 40 line neighbours and 48 cells of `nearest`.
+const CHANGED_CAPACITY: usize = 128;
+
+/// The cells one stone changed, each once, collected without branches.
+#[derive(Clone, Copy)]
+struct ChangedCells {
+    cells: [u16; CHANGED_CAPACITY],
+    len: usize,
+    listed: CellSet,
+}
+
+impl ChangedCells {
+    fn new() -> ChangedCells {
+        ChangedCells {
+            cells: [0; CHANGED_CAPACITY],
+            len: 0,
+            listed: CellSet::new(),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+        self.listed = CellSet::new();
+    }
+
+    /// Lists `cell` if `wanted` and not yet listed: written always, counted only then.
+    #[inline]
+    fn add_if(&mut self, cell: usize, wanted: bool) {
+        let add = wanted & !self.listed.contains(cell);
+        self.cells[self.len] = cell as u16;
+        self.listed.insert_if(cell, add);
+        self.len += usize::from(add);
+    }
+
+    fn cells(&self) -> &[u16] {
+        &self.cells[..self.len]
+    }
+}
+
 /// A board with each cell's static features cached for both colours.
 pub struct FeatureBoard {
     pb: PatternBoard,
@@ -47,9 +86,7 @@ pub struct FeatureBoard {
     /// Which cells have stones within distance 1, 2, 3 (`nearest`).
     nearness: Nearness,
     /// Cells whose static features changed in the last play or undo.
-    changed: Vec<u16>,
-    stamp: Vec<u32>,
-    epoch: u32,
+    changed: ChangedCells,
     own: &'static Combiner,
     opp: &'static Combiner,
     /// [`shape::both_colours_table`].
@@ -62,9 +99,7 @@ impl Clone for FeatureBoard {
             pb: self.pb.clone(),
             dir_shapes: self.dir_shapes.clone(),
             nearness: self.nearness,
-            changed: self.changed.clone(),
-            stamp: self.stamp.clone(),
-            epoch: self.epoch,
+            changed: self.changed,
             own: self.own,
             opp: self.opp,
             shapes: self.shapes,
@@ -78,8 +113,6 @@ impl Clone for FeatureBoard {
             dir_shapes,
             nearness,
             changed,
-            stamp,
-            epoch,
             own,
             opp,
             shapes,
@@ -87,9 +120,7 @@ impl Clone for FeatureBoard {
         pb.clone_from(&source.pb);
         dir_shapes.clone_from(&source.dir_shapes);
         *nearness = source.nearness;
-        changed.clone_from(&source.changed);
-        stamp.clone_from(&source.stamp);
-        *epoch = source.epoch;
+        *changed = source.changed;
         *own = source.own;
         *opp = source.opp;
         *shapes = source.shapes;
@@ -104,9 +135,7 @@ impl FeatureBoard {
         let mut fb = FeatureBoard {
             dir_shapes: vec![0; area * 4],
             nearness: Nearness::new(board.size()),
-            changed: Vec::with_capacity(128),
-            stamp: vec![0; area],
-            epoch: 1,
+            changed: ChangedCells::new(),
             own: Combiner::own(),
             opp: Combiner::opp(),
             shapes: shape::both_colours_table(),
@@ -119,8 +148,8 @@ impl FeatureBoard {
         }
         for &p in board.history() {
             fb.update_nearness(p.index(board.size()), true);
+            fb.changed.clear();
         }
-        fb.changed.clear();
         fb
     }
 
@@ -136,13 +165,6 @@ impl FeatureBoard {
         self.pb.geometry()
     }
 
-    fn mark(&mut self, cell: usize) {
-        if self.stamp[cell] != self.epoch {
-            self.stamp[cell] = self.epoch;
-            self.changed.push(cell as u16);
-        }
-    }
-
     /// Marks the empty cells whose `nearest` the stone arriving on (or leaving) `cell` changes.
     fn update_nearness(&mut self, cell: usize, placed: bool) {
         let (col, row) = self.pb.geometry().coords[cell];
@@ -150,16 +172,9 @@ impl FeatureBoard {
             pb,
             nearness,
             changed,
-            stamp,
-            epoch,
             ..
         } = self;
-        let mark = |q: usize| {
-            if !pb.is_occupied(q) && stamp[q] != *epoch {
-                stamp[q] = *epoch;
-                changed.push(q as u16);
-            }
-        };
+        let mark = |q: usize| changed.add_if(q, !pb.is_occupied(q));
         if placed {
             nearness.place(col as usize, row as usize, mark);
         } else {
@@ -200,30 +215,26 @@ impl FeatureBoard {
 
     /// Brings the caches up to date after a stone arrived on (or left) `cell`.
     ///
-    /// Occupied cells are skipped: with last-in-first-out undo, a cell's neighbours are exactly as
-    /// they were when its stone was placed by the time the stone is taken back, so the shapes it
-    /// had then are still right.
+    /// Every cell's shapes follow its keys, occupied or not, so they are right whenever a stone
+    /// leaves; only empty cells are reported as changed. The loop has no data-dependent branch:
+    /// whether a line's classes changed is a coin flip the branch predictor would often lose.
     fn after_stone(&mut self, cell: usize, placed: bool) {
-        self.epoch = self.epoch.wrapping_add(1);
-        if self.epoch == 0 {
-            self.stamp.iter_mut().for_each(|s| *s = 0);
-            self.epoch = 1;
-        }
         self.changed.clear();
-        self.mark(cell);
-        let g = self.pb.geometry();
-        for n in g.line_neighbours(cell) {
+        self.changed.add_if(cell, true);
+        let FeatureBoard {
+            pb,
+            dir_shapes,
+            changed,
+            shapes,
+            ..
+        } = self;
+        for n in pb.geometry().line_neighbours(cell) {
             let (q, d) = (n.cell as usize, n.dir as usize);
-            if self.pb.is_occupied(q) {
-                continue;
-            }
+            let new = shapes[pb.key(q, d) as usize];
+            let old = std::mem::replace(&mut dir_shapes[q * 4 + d], new);
             // A stone far along a line often leaves the classes as they were: then the cell's
             // static features, and its weights, stay too.
-            let shapes = self.shapes[self.pb.key(q, d) as usize];
-            if self.dir_shapes[q * 4 + d] != shapes {
-                self.dir_shapes[q * 4 + d] = shapes;
-                self.mark(q);
-            }
+            changed.add_if(q, (new != old) & !pb.is_occupied(q));
         }
         self.update_nearness(cell, placed);
     }
@@ -244,7 +255,7 @@ impl FeatureBoard {
 
     /// Empty cells whose static features changed in the last play or undo, and the stone's cell.
     pub fn changed(&self) -> &[u16] {
-        &self.changed
+        self.changed.cells()
     }
 
     /// The static group values (own4, opp4, nearest, edge) of `cell` for `to_move`.
