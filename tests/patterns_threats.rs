@@ -2,7 +2,7 @@
 //! state against from-scratch recomputation and brute force over random play with undos.
 
 use liuzi::notation::parse_games;
-use liuzi::patterns::{self, CellSet, PatternBoard};
+use liuzi::patterns::{self, CellSet, PatternBoard, ThreatWindows};
 use liuzi::rules::{Board, Color, Point, WIN_LENGTH};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -269,6 +269,16 @@ fn live_windows_potential_and_blocking_cells_match_brute_force() {
                         .count();
                     assert_eq!(live, expected_live);
                     assert_eq!(w.live_window_count(colour, min) as usize, live);
+                    // The pattern board keeps only threat windows current and counts lower
+                    // levels on demand; windows that keep every level agree with it.
+                    let kept_all = ThreatWindows::from_board(b);
+                    assert!(kept_all
+                        .live_windows(colour, min)
+                        .eq(w.live_windows(colour, min)));
+                    assert_eq!(
+                        kept_all.live_window_count(colour, min),
+                        w.live_window_count(colour, min)
+                    );
                 }
                 // Blocking cells for an explicit attacker, whoever is to move: the cells whose
                 // stone lowers the attacker's exact threat count by one. (A finished six has no

@@ -65,7 +65,7 @@ impl PatternBoard {
             geometry,
             keys: geometry.initial_keys.clone(),
             stones: vec![0; geometry.area()],
-            windows: ThreatWindows::new(board.size()),
+            windows: ThreatWindows::threats_only(board.size()),
             board: Board::new(board.size()).expect("size of an existing board"),
         };
         for &p in board.history() {

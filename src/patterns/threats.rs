@@ -12,6 +12,7 @@
 use super::cellset::CellSet;
 use super::geometry::Geometry;
 use crate::rules::{Board, Color, Point, Stage, WIN_LENGTH};
+use std::borrow::Cow;
 
 /// Threat counts are exact up to this; larger ones are reported as `MAX_EXACT_THREATS + 1`.
 pub const MAX_EXACT_THREATS: u32 = 6;
@@ -44,6 +45,8 @@ pub struct ThreatWindows {
     live: [[[u64; WINDOW_WORDS]; LIVE_LEVELS]; 2],
     /// Set bits of each `live` level.
     live_counts: [[u32; LIVE_LEVELS]; 2],
+    /// The lowest level kept in `live` (the others stay empty; queries for them count afresh).
+    lowest_kept: u8,
 }
 
 impl Clone for ThreatWindows {
@@ -53,6 +56,7 @@ impl Clone for ThreatWindows {
             counts: self.counts.clone(),
             live: self.live,
             live_counts: self.live_counts,
+            lowest_kept: self.lowest_kept,
         }
     }
 
@@ -63,22 +67,37 @@ impl Clone for ThreatWindows {
             counts,
             live,
             live_counts,
+            lowest_kept,
         } = self;
         *geometry = source.geometry;
         counts.clone_from(&source.counts);
         *live = source.live;
         *live_counts = source.live_counts;
+        *lowest_kept = source.lowest_kept;
     }
 }
 
 impl ThreatWindows {
+    /// Windows of an empty board, with every live level kept (for the threat-space solver).
     pub fn new(size: usize) -> ThreatWindows {
+        Self::keeping(size, MIN_LIVE)
+    }
+
+    /// Windows of an empty board, keeping only the threat windows (level 4) current: what wins,
+    /// blocks and threat counts need. Lower levels change on most stones, in a pattern the
+    /// branch predictor cannot follow, so boards that rarely ask for them count them on demand.
+    pub fn threats_only(size: usize) -> ThreatWindows {
+        Self::keeping(size, 4)
+    }
+
+    fn keeping(size: usize, lowest_kept: u8) -> ThreatWindows {
         let geometry = Geometry::for_size(size);
         ThreatWindows {
             geometry,
             counts: vec![[0, 0]; geometry.windows.len()],
             live: [[[0; WINDOW_WORDS]; LIVE_LEVELS]; 2],
             live_counts: [[0; LIVE_LEVELS]; 2],
+            lowest_kept,
         }
     }
 
@@ -119,12 +138,11 @@ impl ThreatWindows {
             self.counts[w][me] += 1;
             let (mine, theirs) = (self.counts[w][me], self.counts[w][them]);
             six |= mine == WIN_LENGTH as u8;
-            if theirs == 0 {
-                if (MIN_LIVE..=4).contains(&mine) {
-                    self.mark(me, w, mine..=mine, true);
-                }
-            } else if mine == 1 && theirs >= MIN_LIVE {
-                self.mark(them, w, MIN_LIVE..=theirs.min(4), false);
+            let lowest = self.lowest_kept;
+            if (theirs == 0) & (lowest..=4).contains(&mine) {
+                self.mark(me, w, mine..=mine, true);
+            } else if (mine == 1) & (theirs >= lowest) {
+                self.mark(them, w, lowest..=theirs.min(4), false);
             }
         }
         six
@@ -138,12 +156,11 @@ impl ThreatWindows {
             let before = self.counts[w][me];
             self.counts[w][me] -= 1;
             let theirs = self.counts[w][them];
-            if theirs == 0 {
-                if (MIN_LIVE..=4).contains(&before) {
-                    self.mark(me, w, before..=before, false);
-                }
-            } else if before == 1 && theirs >= MIN_LIVE {
-                self.mark(them, w, MIN_LIVE..=theirs.min(4), true);
+            let lowest = self.lowest_kept;
+            if (theirs == 0) & (lowest..=4).contains(&before) {
+                self.mark(me, w, before..=before, false);
+            } else if (before == 1) & (theirs >= lowest) {
+                self.mark(them, w, lowest..=theirs.min(4), true);
             }
         }
     }
@@ -151,7 +168,15 @@ impl ThreatWindows {
     /// How many windows hold at least `min_count` stones of `colour` and none of the other
     /// (`min_count` clamped to `MIN_LIVE..=4`), kept current on every stone.
     pub fn live_window_count(&self, colour: Color, min_count: u8) -> u32 {
-        self.live_counts[colour.index()][usize::from(min_count.clamp(MIN_LIVE, 4) - MIN_LIVE)]
+        let k = min_count.clamp(MIN_LIVE, 4);
+        if k >= self.lowest_kept {
+            self.live_counts[colour.index()][usize::from(k - MIN_LIVE)]
+        } else {
+            self.counted_afresh(colour, k)
+                .iter()
+                .map(|w| w.count_ones())
+                .sum()
+        }
     }
 
     /// Stone counts of every window, for tests comparing against a recomputation.
@@ -173,11 +198,15 @@ impl ThreatWindows {
     /// (`min_count` is clamped to `MIN_LIVE..=4`; a window of 4 or more is a threat window). The
     /// empty cells of those with 2 or 3 are where `colour`'s next turn can make threats.
     pub fn live_windows(&self, colour: Color, min_count: u8) -> impl Iterator<Item = usize> + '_ {
-        let level = (min_count.clamp(MIN_LIVE, 4) - MIN_LIVE) as usize;
-        self.live[colour.index()][level]
-            .iter()
-            .enumerate()
-            .flat_map(|(i, &word)| {
+        let k = min_count.clamp(MIN_LIVE, 4);
+        let bits = if k >= self.lowest_kept {
+            Cow::Borrowed(&self.live[colour.index()][usize::from(k - MIN_LIVE)])
+        } else {
+            Cow::Owned(self.counted_afresh(colour, k))
+        };
+        (0..WINDOW_WORDS)
+            .map(move |i| (i, bits[i]))
+            .flat_map(|(i, word)| {
                 let mut rest = word;
                 std::iter::from_fn(move || {
                     (rest != 0).then(|| {
@@ -187,6 +216,19 @@ impl ThreatWindows {
                     })
                 })
             })
+    }
+
+    /// The windows holding at least `k` stones of `colour` and none of the other, from the counts
+    /// (for a level not kept current).
+    fn counted_afresh(&self, colour: Color, k: u8) -> [u64; WINDOW_WORDS] {
+        let (me, them) = (colour.index(), colour.opponent().index());
+        let mut bits = [0; WINDOW_WORDS];
+        for (w, count) in self.counts.iter().enumerate() {
+            if count[me] >= k && count[them] == 0 {
+                bits[w / 64] |= 1 << (w % 64);
+            }
+        }
+        bits
     }
 
     /// The first two empty cells of window `w` as a pair (the same cell twice if only one is
@@ -353,18 +395,21 @@ pub fn stones_left(board: &Board) -> u8 {
 
 /// Fewest extra cells that, with `chosen`, hit every pair; `MAX_EXACT_THREATS + 1` if more.
 fn min_hitting(pairs: &[(u16, u16)], chosen: &[u16]) -> u32 {
-    let mut picked = [0u16; MAX_EXACT_THREATS as usize + 2];
-    picked[..chosen.len()].copy_from_slice(chosen);
+    let mut picked = CellSet::new();
+    for &c in chosen {
+        picked.insert(usize::from(c));
+    }
     (0..=MAX_EXACT_THREATS)
-        .find(|&k| can_hit(pairs, &mut picked, chosen.len(), k))
+        .find(|&k| can_hit(pairs, &mut picked, k))
         .unwrap_or(MAX_EXACT_THREATS + 1)
 }
 
-/// Whether `budget` more cells, added to `picked[..n]`, hit every pair.
-fn can_hit(pairs: &[(u16, u16)], picked: &mut [u16], n: usize, budget: u32) -> bool {
+/// Whether `budget` more cells, added to `picked`, hit every pair (`picked` is left as it was).
+/// A bitset, not a list: membership tests without loops keep the branch predictor on track.
+fn can_hit(pairs: &[(u16, u16)], picked: &mut CellSet, budget: u32) -> bool {
     let missed = pairs
         .iter()
-        .find(|(a, b)| !picked[..n].contains(a) && !picked[..n].contains(b));
+        .find(|&&(a, b)| !(picked.contains(usize::from(a)) | picked.contains(usize::from(b))));
     let Some(&(a, b)) = missed else {
         return true;
     };
@@ -373,8 +418,10 @@ fn can_hit(pairs: &[(u16, u16)], picked: &mut [u16], n: usize, budget: u32) -> b
     }
     let options = [a, b];
     for &c in &options[..if a == b { 1 } else { 2 }] {
-        picked[n] = c;
-        if can_hit(pairs, picked, n + 1, budget - 1) {
+        picked.insert(usize::from(c));
+        let hit = can_hit(pairs, picked, budget - 1);
+        picked.remove(usize::from(c));
+        if hit {
             return true;
         }
     }

@@ -8,6 +8,8 @@ use crate::patterns::geometry::RING_RADIUS;
 use crate::rules::MAX_SIZE;
 
 const LEVELS: usize = RING_RADIUS as usize;
+// `value` counts covering levels down from FAR_DISTANCE.
+const _: () = assert!(FAR_DISTANCE as usize == LEVELS);
 
 #[derive(Clone, Copy)]
 pub(crate) struct Nearness {
@@ -92,15 +94,9 @@ impl Nearness {
     /// [`FAR_DISTANCE`] for none.
     #[inline]
     pub fn value(&self, col: usize, row: usize) -> u16 {
-        let bit = 1 << col;
-        if self.cover[0][row] & bit != 0 {
-            0
-        } else if self.cover[1][row] & bit != 0 {
-            1
-        } else if self.cover[2][row] & bit != 0 {
-            2
-        } else {
-            FAR_DISTANCE
-        }
+        // The levels nest (a stone within 1 is within 2 and 3), so the distance is 3 minus the
+        // levels that cover the cell: a sum, where an if-chain would mispredict on most cells.
+        let covered: u32 = (0..LEVELS).map(|d| self.cover[d][row] >> col & 1).sum();
+        FAR_DISTANCE - covered as u16
     }
 }
