@@ -48,13 +48,22 @@ impl Nearness {
     /// A stone arrives at (`col`, `row`); `changed` gets every cell whose `nearest` it lowers.
     pub fn place(&mut self, col: usize, row: usize, mut changed: impl FnMut(usize)) {
         self.stones[row] |= 1 << col;
-        for d in 1..=LEVELS {
-            let mask = span(col as i32 - d as i32, (col + d) as i32, self.full_row);
-            for r in self.rows(row, d) {
-                let old = self.cover[d - 1][r];
-                self.cover[d - 1][r] = old | mask;
-                self.report(r, mask & !old, &mut changed);
+        let spans: [u32; LEVELS] = std::array::from_fn(|level| {
+            let d = level as i32 + 1;
+            span(col as i32 - d, col as i32 + d, self.full_row)
+        });
+        // Row by row, every level at once (a level farther than the row adds nothing), then one
+        // report of the row's newly covered cells: fewer loops of unpredictable length.
+        for r in row.saturating_sub(LEVELS)..(row + LEVELS + 1).min(self.size) {
+            let dist = r.abs_diff(row);
+            let mut fresh = 0;
+            for (level, &span) in spans.iter().enumerate() {
+                let mask = if dist <= level + 1 { span } else { 0 };
+                let old = self.cover[level][r];
+                self.cover[level][r] = old | mask;
+                fresh |= mask & !old;
             }
+            self.report(r, fresh, &mut changed);
         }
     }
 
