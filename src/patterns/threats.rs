@@ -12,6 +12,7 @@
 use super::cellset::CellSet;
 use super::geometry::Geometry;
 use crate::rules::{Board, Color, Point, Stage, WIN_LENGTH};
+use smallvec::SmallVec;
 use std::borrow::Cow;
 
 /// Threat counts are exact up to this; larger ones are reported as `MAX_EXACT_THREATS + 1`.
@@ -21,6 +22,9 @@ const WINDOW_WORDS: usize = (2 * 25 * 20 + 2 * 20 * 20usize).div_ceil(64);
 /// [`ThreatWindows::live_windows`]); 4 and more is a threat window.
 pub const MIN_LIVE: u8 = 2;
 const LIVE_LEVELS: usize = (4 - MIN_LIVE + 1) as usize;
+
+/// Threat windows' empty cells; more than 16 threat windows is rare.
+type ThreatPairs = SmallVec<[(u16, u16); 16]>;
 
 /// Which cells of a board are empty. The threat queries read the empty cells of windows through
 /// it, so they run on any board that tracks the same stones as the windows: a [`Board`], or a
@@ -242,11 +246,13 @@ impl ThreatWindows {
         Some((a, found.next().unwrap_or(a)))
     }
 
-    fn threat_pairs<C: CellView + ?Sized>(&self, board: &C, attacker: Color) -> Vec<(u16, u16)> {
+    /// The empty cells of `attacker`'s threat windows as sorted, distinct pairs (on the stack:
+    /// playouts ask on every stone).
+    fn threat_pairs<C: CellView + ?Sized>(&self, board: &C, attacker: Color) -> ThreatPairs {
         if self.live_window_count(attacker, 4) == 0 {
-            return Vec::new();
+            return ThreatPairs::new();
         }
-        let mut pairs: Vec<(u16, u16)> = self
+        let mut pairs: ThreatPairs = self
             .threat_windows(attacker)
             .filter_map(|w| self.window_empties(board, w))
             .collect();
