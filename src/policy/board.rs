@@ -129,7 +129,7 @@ impl StaticGammas {
 impl StaticGammas {
     /// The product of the static groups' gammas of the empty `cell`, with Black then White to
     /// move, always in this order (bit-exact weights).
-    #[inline]
+    #[inline(always)]
     fn strengths(&self, fb: &FeatureBoard, cell: usize) -> [f64; 2] {
         let [own_b, opp_b, own_w, opp_w] = fb.packed_classes(cell);
         let near = self.nearest[fb.nearest(cell) as usize];

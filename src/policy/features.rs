@@ -209,8 +209,7 @@ impl FeatureBoard {
     /// `nearest` of `cell` (see the module docs).
     #[inline]
     pub fn nearest(&self, cell: usize) -> u16 {
-        let (col, row) = self.pb.geometry().coords[cell];
-        self.nearness.value(col as usize, row as usize)
+        self.nearness.value_at(cell)
     }
 
     /// Brings the caches up to date after a stone arrived on (or left) `cell`.

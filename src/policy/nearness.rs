@@ -1,7 +1,8 @@
 //! Which cells have a stone within distance 1, 2, 3 (Chebyshev): the `nearest` feature, kept as
 //! one bitboard per distance (a row per `u32`) instead of per-cell counts. A stone ORs a square
 //! into at most 3 + 5 + 7 rows, and the cells it newly covers are exactly those whose `nearest`
-//! changed; removing one recomputes the rows around it from the stones.
+//! changed; removing one recomputes the rows around it from the stones. Each cell's value is
+//! also kept in a byte, set when it changes: the weights read it for every changed cell.
 
 use super::features::FAR_DISTANCE;
 use crate::patterns::geometry::RING_RADIUS;
@@ -20,6 +21,8 @@ pub(crate) struct Nearness {
     cover: [[u32; MAX_SIZE]; LEVELS],
     /// Stones per row.
     stones: [u32; MAX_SIZE],
+    /// `values[cell]`: [`Nearness::value`] of each cell, by flat index.
+    values: [u8; MAX_SIZE * MAX_SIZE],
 }
 
 /// Bits `lo..=hi` of a row, clipped to `full`.
@@ -37,6 +40,7 @@ impl Nearness {
             full_row: span(0, size as i32 - 1, u32::MAX),
             cover: [[0; MAX_SIZE]; LEVELS],
             stones: [0; MAX_SIZE],
+            values: [FAR_DISTANCE as u8; MAX_SIZE * MAX_SIZE],
         }
     }
 
@@ -91,12 +95,21 @@ impl Nearness {
         out & self.full_row
     }
 
-    fn report(&self, row: usize, mut bits: u32, changed: &mut impl FnMut(usize)) {
+    /// Stores the value of the cells of `row` in `bits`, whose cover changed, and reports them.
+    fn report(&mut self, row: usize, mut bits: u32, changed: &mut impl FnMut(usize)) {
         while bits != 0 {
             let col = bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            changed(row * self.size + col);
+            let cell = row * self.size + col;
+            self.values[cell] = self.value(col, row) as u8;
+            changed(cell);
         }
+    }
+
+    /// [`Nearness::value`] of the cell `row * size + col`, as stored.
+    #[inline]
+    pub fn value_at(&self, cell: usize) -> u16 {
+        u16::from(self.values[cell])
     }
 
     /// `nearest` of the empty cell (`col`, `row`): 0, 1, 2 for a stone at distance 1, 2, 3,
