@@ -186,15 +186,23 @@ impl FeatureBoard {
     /// as [`Combiner::id`] takes them: Black's own, Black's opp, White's own, White's opp.
     #[inline]
     pub fn packed_classes(&self, cell: usize) -> [u16; 4] {
-        let s = &self.dir_shapes[cell * 4..cell * 4 + 4];
-        let all = s[0] as u64 | (s[1] as u64) << 16 | (s[2] as u64) << 32 | (s[3] as u64) << 48;
-        // The classes at `shift` in every 16-bit lane, gathered into one 16-bit word.
-        let classes = |shift: u32| {
-            let n = all >> shift & 0x000F_000F_000F_000F;
-            let n = (n | n >> 12) & 0x0000_00FF_0000_00FF;
-            (n | n >> 24) as u16
-        };
-        [classes(0), classes(4), classes(8), classes(12)]
+        let s: [u16; 4] = self.dir_shapes[cell * 4..cell * 4 + 4]
+            .try_into()
+            .expect("four directions");
+        let mut x = s[0] as u64 | (s[1] as u64) << 16 | (s[2] as u64) << 32 | (s[3] as u64) << 48;
+        // A 4 x 4 transpose of nibbles (direction lanes of class nibbles into class lanes of
+        // direction nibbles) by two delta swaps: the off-diagonal nibbles of each 2 x 2 block,
+        // then the off-diagonal 2 x 2 blocks.
+        let t = (x >> 12 ^ x) & 0x0000_F0F0_0000_F0F0;
+        x ^= t ^ t << 12;
+        let t = (x >> 24 ^ x) & 0x0000_0000_FF00_FF00;
+        x ^= t ^ t << 24;
+        [
+            x as u16,
+            (x >> 16) as u16,
+            (x >> 32) as u16,
+            (x >> 48) as u16,
+        ]
     }
 
     /// The (own4, opp4) ids of `cell` with Black, then White, to move.
