@@ -30,9 +30,13 @@ const MAX_WEIGHT: u64 = 1 << 52;
 /// Weight of a positive strength: rounded half up (no libm call), clamped to `1..=MAX_WEIGHT`.
 #[inline]
 fn quantise(strength: f64) -> u64 {
-    // Clamped first (NaN becomes 1), then truncated: within 1..=2^52 the signed conversion is
-    // exact and a single instruction, and the clamp is two, without branches.
-    (strength * UNIT + 0.5).max(1.0).min(MAX_WEIGHT as f64) as i64 as u64
+    // Clamped first (`max` turns NaN into 1), then truncated: two instructions without
+    // branches, and one for the conversion.
+    let w = (strength * UNIT + 0.5).max(1.0).min(MAX_WEIGHT as f64);
+    debug_assert!((1.0..=MAX_WEIGHT as f64).contains(&w));
+    // SAFETY: `w` is finite and within 1..=2^52, so it fits an i64 and truncation is exact
+    // (the checked `as` would add a NaN and range test on every cell of every stone).
+    unsafe { w.to_int_unchecked::<i64>() as u64 }
 }
 
 /// The static groups' gammas laid out for the hot path (1 where the spec lacks a group), shared
