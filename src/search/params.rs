@@ -161,6 +161,7 @@ impl SearchParams {
                 verify_nodes: s.solver_verify_nodes,
                 tree_nodes: s.solver_tree_nodes,
                 tree_plies: s.solver_tree_plies,
+                pair_defence: s.solver_pair_defence,
             },
             playout_cutoff: s.playout_cutoff,
             playout_policy,
