@@ -47,7 +47,7 @@ impl Default for SolverParams {
             verify_nodes: 5_000,
             tree_nodes: 300,
             tree_plies: 4,
-            pair_defence: false,
+            pair_defence: true,
         }
     }
 }
@@ -487,5 +487,51 @@ mod tests {
         };
         assert!(allowed.contains(j10.index(19)) && !lost.is_empty());
         assert!(!lost.contains(j10.index(19)));
+    }
+
+    #[test]
+    fn pair_defence_finds_a_defending_pair() {
+        // Positions from MCTS losses against alpha-beta
+        // (docs/tuning/strength/vmix50-fast-vs-alphabeta.jsonl, games 14, 21 and 45): the
+        // opponent has a VCDT if we pass, no single stone breaks it, and the search must find a
+        // pair that does. Without the pair defence this search (SimpleFactory, 300 playouts)
+        // played a losing pair in all three (R8-Q11, J11-K14, G8-K10).
+        let positions = [
+            "g10 l9-i13 m9-h8 n10-n11 m10-m11 m12-o10 l13-n12 p9-n7",
+            "k8 k10-g7 i12-m8 l8-l7 l9-m10 m9-j7 l11-k7 k12-k11 k14-j13 l15-l13 m14-l14 \
+             n14-j10 h11-i9 g10-h10 i10-i14",
+            "i8 m11-l8 k8-m8 l7-l9 l11-j8 l10-k9 l6-h8",
+        ];
+        for moves in positions {
+            let mut b = replay(moves).unwrap();
+            let mut solver = Solver::new(SolverLimits::default());
+            assert!(!solver.solve(&b).is_win());
+            let mut passed = tactics_board(&b);
+            assert!(solver
+                .solve_on(&mut passed, b.to_move().opponent(), 2)
+                .is_win());
+            let mut s = Search::new(
+                SearchParams {
+                    solver: SolverParams {
+                        pair_defence: true,
+                        ..SolverParams::default()
+                    },
+                    ..params(true)
+                },
+                SimpleFactory,
+            );
+            for _ in 0..2 {
+                let o = s.think(&b, Limits::default()).unwrap();
+                b.play(o.best).unwrap();
+            }
+            assert!(
+                !Solver::new(SolverLimits::default()).solve(&b).is_win(),
+                "{moves}: the opponent still has a VCDT after the turn"
+            );
+        }
+    }
+
+    fn tactics_board(b: &Board) -> ThreatBoard {
+        ThreatBoard::from_board(b)
     }
 }

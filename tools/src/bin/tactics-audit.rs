@@ -49,6 +49,9 @@ struct Args {
     /// (e.g. after a defending turn: does the opponent still have a VCDT?)
     #[arg(long)]
     position: Option<String>,
+    /// With `--position`: solve for the opponent of the side to move, as if it passed
+    #[arg(long, requires = "position")]
+    pass: bool,
 }
 
 #[derive(serde::Deserialize)]
@@ -158,12 +161,24 @@ fn main() -> Result<(), String> {
             max_nodes: args.nodes,
             max_time: None,
         });
-        let verdict = match solver.solve(&board) {
+        let verdict = if args.pass {
+            let mut tb = ThreatBoard::from_board(&board);
+            solver.solve_on(&mut tb, board.to_move().opponent(), 2)
+        } else {
+            solver.solve(&board)
+        };
+        let (nodes, depth) = (solver.stats().nodes, solver.stats().depth);
+        let verdict = match verdict {
             Verdict::Win(p) => format!("VCDT, depth {}", p.depth),
             Verdict::NoVcdt => "no VCDT".to_string(),
             Verdict::Unknown => "unknown".to_string(),
         };
-        println!("{:?} to move: {verdict}", board.to_move());
+        let who = if args.pass {
+            board.to_move().opponent()
+        } else {
+            board.to_move()
+        };
+        println!("{who:?} attacking: {verdict} ({nodes} nodes, iteration {depth})");
         return Ok(());
     }
     let path = args.results.clone().unwrap_or_default();
