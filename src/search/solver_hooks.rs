@@ -37,6 +37,9 @@ pub struct SolverParams {
     /// At a turn's first stone under an opponent VCDT, check first stones for a defending second
     /// (pair defence) and keep the root to those that have one (MCTS only).
     pub pair_defence: bool,
+    /// Share of a stone's time for the pair defence's checks at a turn's first stone; the
+    /// verifications at its second stone get half of it (with the pair defence on).
+    pub pair_share: f32,
 }
 
 impl Default for SolverParams {
@@ -48,14 +51,13 @@ impl Default for SolverParams {
             tree_nodes: 300,
             tree_plies: 4,
             pair_defence: true,
+            pair_share: 0.25,
         }
     }
 }
 
 /// Most zone cells verified at the root.
 const MAX_VERIFICATIONS: usize = 48;
-/// Share of a stone's time the pair defence may spend on its first-stone checks together.
-const PAIR_TIME_SHARE: u32 = 4;
 /// The pair defence stops once this many first stones are known to have a defending second:
 /// enough choice for the tree.
 const PAIR_ENOUGH: usize = 8;
@@ -111,10 +113,23 @@ pub(crate) fn root_plan(
         .verify_nodes
         .min(budget / MAX_VERIFICATIONS as u64)
         .max(1);
+    let two_stones = stones_left(board) == 2;
     let limits = DefenceLimits {
         verify_nodes,
-        max_verifications: MAX_VERIFICATIONS,
-        max_time: time.map(|t| t / ROOT_TIME_SHARE),
+        // With the pair defence, single stones are checked by the pair checks at the first
+        // stone, and the second stone's verifications get their own share.
+        max_verifications: if pair && two_stones {
+            0
+        } else {
+            MAX_VERIFICATIONS
+        },
+        max_time: time.map(|t| {
+            if pair {
+                t.mul_f32(params.pair_share / 2.0)
+            } else {
+                t / ROOT_TIME_SHARE
+            }
+        }),
     };
     let Threat::Vcdt(defence) = defend(solver, board, &limits) else {
         return RootPlan::Free;
@@ -129,7 +144,7 @@ pub(crate) fn root_plan(
         names(&defence.zone),
         names(&defence.breakers)
     );
-    if stones_left(board) == 1 {
+    if !two_stones {
         // Our last stone: a zone cell verified to lose does lose, one verified to break the
         // threat is safe.
         let allowed = if pair && !defence.breakers.is_empty() {
@@ -148,7 +163,7 @@ pub(crate) fn root_plan(
             lost: defence.losing,
         }
     } else if let Some(order) = order.filter(|_| pair) {
-        let deadline = time.map(|t| start + t / PAIR_TIME_SHARE);
+        let deadline = time.map(|t| start + t.mul_f32(params.pair_share));
         let nodes = playouts.map(|n| n.saturating_mul(PAIR_NODES_PER_PLAYOUT).max(1));
         pair_defence(solver, board, params, &defence.zone, order, deadline, nodes)
     } else {

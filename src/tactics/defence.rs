@@ -214,3 +214,49 @@ fn query(
         losing,
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_games;
+    use crate::tactics::suite::replay;
+    use crate::tactics::SolverLimits;
+
+    fn cell(name: &str) -> usize {
+        parse_games(name, 19).unwrap().index(19)
+    }
+
+    #[test]
+    fn partner_tells_alone_with_and_lost() {
+        let limits = DefenceLimits::default();
+        let mut solver = Solver::new(SolverLimits::default());
+        // Black's threes on row 10 and on the diagonal f6-h8 cross at j10, the one stone that
+        // stops Black's VCDT (tests/data/vcdt.txt, hand-crossing-threes); White to move.
+        let b = replay("k10 a19-h19 l10-m10 o19-a12 f6-g7 s12-s5 h8-s1").unwrap();
+        let mut tb = ThreatBoard::from_board(&b);
+        let before = tb.hash();
+        let white = Color::White;
+        assert_eq!(
+            partner(&mut solver, &mut tb, white, cell("j10"), &limits),
+            Partner::Alone
+        );
+        // A stone far away leaves j10 as the second stone that saves White.
+        assert_eq!(
+            partner(&mut solver, &mut tb, white, cell("a1"), &limits),
+            Partner::With(cell("j10"))
+        );
+        assert_eq!(tb.hash(), before);
+        // Two open fours (row 10 and column c): no pair of White stones can block four threats.
+        let b = replay("k10 a19-c19 l10-m10 e19-g19 n10-c3 i19-k19 c4-c5 m19-o19 c6-s1").unwrap();
+        let mut tb = ThreatBoard::from_board(&b);
+        assert_eq!(
+            partner(&mut solver, &mut tb, white, cell("j10"), &limits),
+            Partner::Lost
+        );
+        // An occupied cell is no answer.
+        assert_eq!(
+            partner(&mut solver, &mut tb, white, cell("k10"), &limits),
+            Partner::Unknown
+        );
+    }
+}
