@@ -131,6 +131,10 @@ pub struct SearchSection {
     pub solver_verify_nodes: u64,
     pub solver_tree_nodes: u64,
     pub solver_tree_plies: u32,
+    /// Pair defence at a turn's first stone (MCTS).
+    pub solver_pair_defence: bool,
+    /// Share of a stone's time for the pair defence.
+    pub solver_pair_share: f64,
     /// Stones after which a playout stops and is scored by the evaluator; 0 = full playouts.
     pub playout_cutoff: u32,
     /// "gammas" (roulette wheel by the Bradley-Terry weights) or "uniform" (every empty cell

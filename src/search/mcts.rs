@@ -284,12 +284,16 @@ impl<F: PositionFactory> Search<F> {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
             };
+            let mut order = self.root_info.policy.clone();
+            order.sort_by(|a, b| b.1.total_cmp(&a.1));
+            let order: Vec<Point> = order.into_iter().map(|(p, _)| p).collect();
             hooks::root_plan(
                 &mut self.solver,
                 board,
                 &self.params.solver,
                 limits.time,
                 playouts,
+                Some(&order),
             )
         } else {
             RootPlan::Free

@@ -161,6 +161,8 @@ impl SearchParams {
                 verify_nodes: s.solver_verify_nodes,
                 tree_nodes: s.solver_tree_nodes,
                 tree_plies: s.solver_tree_plies,
+                pair_defence: s.solver_pair_defence,
+                pair_share: s.solver_pair_share as f32,
             },
             playout_cutoff: s.playout_cutoff,
             playout_policy,
@@ -197,6 +199,7 @@ impl SearchParams {
         let shares = [
             ("early_stop_min_share", self.early_stop_min_share),
             ("value_mix", self.value_mix),
+            ("solver_pair_share", self.solver.pair_share),
         ];
         for (name, v) in shares {
             if !(0.0..=1.0).contains(&v) {

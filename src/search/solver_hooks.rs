@@ -16,8 +16,10 @@ use super::tree::{Tree, ROOT};
 use crate::notation::format_gtp;
 use crate::patterns::{stones_left, CellSet};
 use crate::rules::{Board, Color, Point, Stage};
-use crate::tactics::{defend, DefenceLimits, Solver, SolverLimits, Threat, Verdict};
-use std::time::Duration;
+use crate::tactics::{
+    defend, partner, DefenceLimits, Partner, Solver, SolverLimits, Threat, ThreatBoard, Verdict,
+};
+use std::time::{Duration, Instant};
 
 /// The solver's settings (`[search] solver*` keys).
 #[derive(Clone, Debug, PartialEq)]
@@ -32,6 +34,12 @@ pub struct SolverParams {
     pub tree_nodes: u64,
     /// Tree nodes at most this many stones below the root are solved at expansion.
     pub tree_plies: u32,
+    /// At a turn's first stone under an opponent VCDT, check first stones for a defending second
+    /// (pair defence) and keep the root to those that have one (MCTS only).
+    pub pair_defence: bool,
+    /// Share of a stone's time for the pair defence's checks at a turn's first stone; the
+    /// verifications at its second stone get half of it (with the pair defence on).
+    pub pair_share: f32,
 }
 
 impl Default for SolverParams {
@@ -42,12 +50,19 @@ impl Default for SolverParams {
             verify_nodes: 5_000,
             tree_nodes: 300,
             tree_plies: 4,
+            pair_defence: true,
+            pair_share: 0.25,
         }
     }
 }
 
 /// Most zone cells verified at the root.
 const MAX_VERIFICATIONS: usize = 48;
+/// The pair defence stops once this many first stones are known to have a defending second:
+/// enough choice for the tree.
+const PAIR_ENOUGH: usize = 8;
+/// With a playout limit, the pair defence places at most this many stones per playout.
+const PAIR_NODES_PER_PLAYOUT: u64 = 80;
 /// Share of a stone's time the root pre-pass may spend on each solve.
 const ROOT_TIME_SHARE: u32 = 8;
 /// With a playout limit, the root pre-pass places at most this many stones per playout in each
@@ -71,14 +86,18 @@ pub(crate) enum RootPlan {
 
 /// The root pre-pass for the side to move on `board` (not over, no immediate win or forced
 /// single block: those come first).
-/// `time` and `playouts` are the stone's limits.
+/// `time` and `playouts` are the stone's limits. `order`: the root's candidate stones, best
+/// first, for the pair defence (`None`: no pair defence, whatever `params` say).
 pub(crate) fn root_plan(
     solver: &mut Solver,
     board: &Board,
     params: &SolverParams,
     time: Option<Duration>,
     playouts: Option<u64>,
+    order: Option<&[Point]>,
 ) -> RootPlan {
+    let start = Instant::now();
+    let pair = params.pair_defence && order.is_some();
     let budget = playouts.map_or(u64::MAX, |n| n.saturating_mul(NODES_PER_PLAYOUT).max(1));
     solver.limits = SolverLimits {
         max_nodes: params.root_nodes.min(budget),
@@ -94,10 +113,23 @@ pub(crate) fn root_plan(
         .verify_nodes
         .min(budget / MAX_VERIFICATIONS as u64)
         .max(1);
+    let two_stones = stones_left(board) == 2;
     let limits = DefenceLimits {
         verify_nodes,
-        max_verifications: MAX_VERIFICATIONS,
-        max_time: time.map(|t| t / ROOT_TIME_SHARE),
+        // With the pair defence, single stones are checked by the pair checks at the first
+        // stone, and the second stone's verifications get their own share.
+        max_verifications: if pair && two_stones {
+            0
+        } else {
+            MAX_VERIFICATIONS
+        },
+        max_time: time.map(|t| {
+            if pair {
+                t.mul_f32(params.pair_share / 2.0)
+            } else {
+                t / ROOT_TIME_SHARE
+            }
+        }),
     };
     let Threat::Vcdt(defence) = defend(solver, board, &limits) else {
         return RootPlan::Free;
@@ -112,9 +144,14 @@ pub(crate) fn root_plan(
         names(&defence.zone),
         names(&defence.breakers)
     );
-    if stones_left(board) == 1 {
-        // Our last stone: a zone cell verified to lose does lose.
-        let allowed = defence.candidates();
+    if !two_stones {
+        // Our last stone: a zone cell verified to lose does lose, one verified to break the
+        // threat is safe.
+        let allowed = if pair && !defence.breakers.is_empty() {
+            defence.breakers
+        } else {
+            defence.candidates()
+        };
         if allowed.is_empty() {
             return RootPlan::Restrict {
                 allowed: defence.zone,
@@ -125,12 +162,97 @@ pub(crate) fn root_plan(
             allowed,
             lost: defence.losing,
         }
+    } else if let Some(order) = order.filter(|_| pair) {
+        let deadline = time.map(|t| start + t.mul_f32(params.pair_share));
+        let nodes = playouts.map(|n| n.saturating_mul(PAIR_NODES_PER_PLAYOUT).max(1));
+        pair_defence(solver, board, params, &defence.zone, order, deadline, nodes)
     } else {
         // Two stones: any defending pair has a stone in the zone, which can go first.
         RootPlan::Restrict {
             allowed: defence.zone,
             lost: CellSet::new(),
         }
+    }
+}
+
+/// The pair defence at a turn's first stone: zone cells, in `order` (then the rest of the zone),
+/// are checked for a second stone that completes a defence ([`partner`]) until [`PAIR_ENOUGH`]
+/// have one or the deadline or node budget is reached. The root keeps the cells with a partner;
+/// cells where no second stone helps are proven losses. Without any cell with a partner, the
+/// root keeps the zone.
+fn pair_defence(
+    solver: &mut Solver,
+    board: &Board,
+    params: &SolverParams,
+    zone: &CellSet,
+    order: &[Point],
+    deadline: Option<Instant>,
+    nodes: Option<u64>,
+) -> RootPlan {
+    let size = board.size();
+    let me = board.to_move();
+    let mut cells: Vec<usize> = order
+        .iter()
+        .map(|p| p.index(size))
+        .filter(|&c| zone.contains(c))
+        .collect();
+    let mut listed = CellSet::new();
+    cells.iter().for_each(|&c| listed.insert(c));
+    cells.extend(zone.iter().filter(|&c| !listed.contains(c)));
+    let mut tb = ThreatBoard::from_board(board);
+    let first_nodes = solver.total_nodes();
+    let (mut safe, mut lost) = (CellSet::new(), CellSet::new());
+    let mut checked = 0;
+    for cell in cells {
+        let spent = solver.total_nodes() - first_nodes;
+        if safe.len() >= PAIR_ENOUGH
+            || deadline.is_some_and(|d| Instant::now() >= d)
+            || nodes.is_some_and(|n| spent >= n)
+        {
+            break;
+        }
+        if tb.get(cell).is_some() {
+            continue;
+        }
+        let left = |n: u64| nodes.map_or(n, |limit| n.min(limit.saturating_sub(spent)).max(1));
+        let remaining = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        solver.limits = SolverLimits {
+            max_nodes: left(params.verify_nodes.saturating_mul(4)),
+            max_time: remaining,
+            ..SolverLimits::default()
+        };
+        let limits = DefenceLimits {
+            verify_nodes: left(params.verify_nodes),
+            max_verifications: MAX_VERIFICATIONS,
+            max_time: remaining,
+        };
+        checked += 1;
+        match partner(solver, &mut tb, me, cell, &limits) {
+            Partner::Alone | Partner::With(_) => safe.insert(cell),
+            Partner::Lost => lost.insert(cell),
+            Partner::Unknown => {}
+        }
+    }
+    let names = |set: &CellSet| {
+        let v: Vec<String> = set.points(size).map(format_gtp).collect();
+        v.join(" ")
+    };
+    tracing::info!(
+        "solver: pair defence, {checked} first stones checked; with a partner: {}; lost: {}",
+        names(&safe),
+        names(&lost)
+    );
+    if safe.is_empty() {
+        let mut rest = *zone;
+        lost.iter().for_each(|c| rest.remove(c));
+        return RootPlan::Restrict {
+            allowed: if rest.is_empty() { *zone } else { rest },
+            lost,
+        };
+    }
+    RootPlan::Restrict {
+        allowed: safe,
+        lost,
     }
 }
 
@@ -374,11 +496,57 @@ mod tests {
         // The plan: j10 allowed, the zone's other cells proven lost.
         let mut solver = Solver::new(SolverLimits::default());
         let RootPlan::Restrict { allowed, lost } =
-            root_plan(&mut solver, &b, &SolverParams::default(), None, None)
+            root_plan(&mut solver, &b, &SolverParams::default(), None, None, None)
         else {
             panic!("White faces a threat sequence");
         };
         assert!(allowed.contains(j10.index(19)) && !lost.is_empty());
         assert!(!lost.contains(j10.index(19)));
+    }
+
+    #[test]
+    fn pair_defence_finds_a_defending_pair() {
+        // Positions from MCTS losses against alpha-beta
+        // (docs/tuning/strength/vmix50-fast-vs-alphabeta.jsonl, games 14, 21 and 45): the
+        // opponent has a VCDT if we pass, no single stone breaks it, and the search must find a
+        // pair that does. Without the pair defence this search (SimpleFactory, 300 playouts)
+        // played a losing pair in all three (R8-Q11, J11-K14, G8-K10).
+        let positions = [
+            "g10 l9-i13 m9-h8 n10-n11 m10-m11 m12-o10 l13-n12 p9-n7",
+            "k8 k10-g7 i12-m8 l8-l7 l9-m10 m9-j7 l11-k7 k12-k11 k14-j13 l15-l13 m14-l14 \
+             n14-j10 h11-i9 g10-h10 i10-i14",
+            "i8 m11-l8 k8-m8 l7-l9 l11-j8 l10-k9 l6-h8",
+        ];
+        for moves in positions {
+            let mut b = replay(moves).unwrap();
+            let mut solver = Solver::new(SolverLimits::default());
+            assert!(!solver.solve(&b).is_win());
+            let mut passed = tactics_board(&b);
+            assert!(solver
+                .solve_on(&mut passed, b.to_move().opponent(), 2)
+                .is_win());
+            let mut s = Search::new(
+                SearchParams {
+                    solver: SolverParams {
+                        pair_defence: true,
+                        ..SolverParams::default()
+                    },
+                    ..params(true)
+                },
+                SimpleFactory,
+            );
+            for _ in 0..2 {
+                let o = s.think(&b, Limits::default()).unwrap();
+                b.play(o.best).unwrap();
+            }
+            assert!(
+                !Solver::new(SolverLimits::default()).solve(&b).is_win(),
+                "{moves}: the opponent still has a VCDT after the turn"
+            );
+        }
+    }
+
+    fn tactics_board(b: &Board) -> ThreatBoard {
+        ThreatBoard::from_board(b)
     }
 }

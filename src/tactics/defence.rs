@@ -103,6 +103,64 @@ pub fn defend_on(
     stones: u8,
     limits: &DefenceLimits,
 ) -> Threat {
+    query(solver, tb, defender, stones, limits, false)
+}
+
+/// Whether a first stone of ours can be completed into a defence (see [`partner`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Partner {
+    /// The stone alone breaks the opponent's VCDT.
+    Alone,
+    /// With our second stone on this cell too, the opponent has no VCDT.
+    With(usize),
+    /// Every cell of the zone left after the stone was verified to lose as our second stone:
+    /// no second stone saves us.
+    Lost,
+    /// A limit was hit first.
+    Unknown,
+}
+
+/// The pair defence, one first stone at a time: we (`defender`, two stones to place) put a stone
+/// on `cell`; can some second stone leave the opponent without a VCDT? The first solve runs
+/// within the solver's own limits, the verifications within `limits`, and the search stops at the
+/// first breaker. `tb` is left as it was.
+pub fn partner(
+    solver: &mut Solver,
+    tb: &mut ThreatBoard,
+    defender: Color,
+    cell: usize,
+    limits: &DefenceLimits,
+) -> Partner {
+    if tb.get(cell).is_some() {
+        return Partner::Unknown;
+    }
+    tb.place(cell, defender);
+    let answer = match query(solver, tb, defender, 1, limits, true) {
+        Threat::None => Partner::Alone,
+        Threat::Unknown => Partner::Unknown,
+        Threat::Vcdt(d) => match d.breakers.iter().next() {
+            Some(b) => Partner::With(b),
+            None if d.unresolved.is_empty()
+                && d.unverified().iter().all(|c| tb.get(c).is_some()) =>
+            {
+                Partner::Lost
+            }
+            None => Partner::Unknown,
+        },
+    };
+    tb.remove_last();
+    answer
+}
+
+/// [`defend_on`], optionally stopping the verifications at the first breaker.
+fn query(
+    solver: &mut Solver,
+    tb: &mut ThreatBoard,
+    defender: Color,
+    stones: u8,
+    limits: &DefenceLimits,
+    stop_at_breaker: bool,
+) -> Threat {
     let attacker = defender.opponent();
     let threat = match solver.solve_on(tb, attacker, 2) {
         Verdict::Win(proof) => proof,
@@ -130,7 +188,10 @@ pub fn defend_on(
         if seen.contains(cell) || tb.get(cell).is_some() {
             continue;
         }
-        if verified == limits.max_verifications || deadline.is_some_and(|d| Instant::now() >= d) {
+        if verified == limits.max_verifications
+            || deadline.is_some_and(|d| Instant::now() >= d)
+            || (stop_at_breaker && !breakers.is_empty())
+        {
             break;
         }
         seen.insert(cell);
@@ -152,4 +213,50 @@ pub fn defend_on(
         unresolved,
         losing,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_games;
+    use crate::tactics::suite::replay;
+    use crate::tactics::SolverLimits;
+
+    fn cell(name: &str) -> usize {
+        parse_games(name, 19).unwrap().index(19)
+    }
+
+    #[test]
+    fn partner_tells_alone_with_and_lost() {
+        let limits = DefenceLimits::default();
+        let mut solver = Solver::new(SolverLimits::default());
+        // Black's threes on row 10 and on the diagonal f6-h8 cross at j10, the one stone that
+        // stops Black's VCDT (tests/data/vcdt.txt, hand-crossing-threes); White to move.
+        let b = replay("k10 a19-h19 l10-m10 o19-a12 f6-g7 s12-s5 h8-s1").unwrap();
+        let mut tb = ThreatBoard::from_board(&b);
+        let before = tb.hash();
+        let white = Color::White;
+        assert_eq!(
+            partner(&mut solver, &mut tb, white, cell("j10"), &limits),
+            Partner::Alone
+        );
+        // A stone far away leaves j10 as the second stone that saves White.
+        assert_eq!(
+            partner(&mut solver, &mut tb, white, cell("a1"), &limits),
+            Partner::With(cell("j10"))
+        );
+        assert_eq!(tb.hash(), before);
+        // Two open fours (row 10 and column c): no pair of White stones can block four threats.
+        let b = replay("k10 a19-c19 l10-m10 e19-g19 n10-c3 i19-k19 c4-c5 m19-o19 c6-s1").unwrap();
+        let mut tb = ThreatBoard::from_board(&b);
+        assert_eq!(
+            partner(&mut solver, &mut tb, white, cell("j10"), &limits),
+            Partner::Lost
+        );
+        // An occupied cell is no answer.
+        assert_eq!(
+            partner(&mut solver, &mut tb, white, cell("k10"), &limits),
+            Partner::Unknown
+        );
+    }
 }

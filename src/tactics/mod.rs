@@ -16,6 +16,6 @@ mod threat_board;
 
 pub use analysis::{forced_stones, Forced, ThreatInfo};
 pub use bench::{bench, BenchReport};
-pub use defence::{defend, defend_on, Defence, DefenceLimits, Threat};
+pub use defence::{defend, defend_on, partner, Defence, DefenceLimits, Partner, Threat};
 pub use solver::{SolveStats, Solver, SolverLimits, Verdict, WinProof};
 pub use threat_board::ThreatBoard;

@@ -174,6 +174,7 @@ impl AlphaBeta {
                 &self.params.solver,
                 limits.time,
                 None,
+                None,
             )
         } else {
             RootPlan::Free

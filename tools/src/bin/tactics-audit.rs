@@ -1,0 +1,339 @@
+//! `tactics-audit`: replays the games of a `liuzi-match` results file and asks the VCDT solver,
+//! at every turn start after the opening, what each side missed:
+//!
+//! * `missed-win`: the side to move had a VCDT and its turn did not keep one (no six, no proven
+//!   continuation);
+//! * `failed-defence`: the opponent had a VCDT if the side to move passed, the side to move's turn
+//!   did not break it, and some pair of stones would have (found by trying every zone cell as the
+//!   first stone and verifying the second-stone zone);
+//! * `lost-already`: the same, but no defending pair was found (the position was lost earlier);
+//! * `defended`: the opponent's VCDT was broken.
+//!
+//! For each game lost by `--engine`, the first of these events on its side is its decisive
+//! mistake; a loss with none is counted as `no-vcdt` (the winner won outside the solver's model
+//! until the end). With `-v` every event is printed.
+//!
+//! Usage: `tactics-audit docs/tuning/strength/vmix50-fast-vs-alphabeta.jsonl --engine vmix50`
+
+use clap::Parser;
+use liuzi::notation::format_gtp;
+use liuzi::rules::{Board, Color, Point};
+use liuzi::tactics::suite::replay;
+use liuzi::tactics::{
+    defend_on, DefenceLimits, Solver, SolverLimits, Threat, ThreatBoard, Verdict,
+};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+#[derive(Parser)]
+struct Args {
+    /// `liuzi-match` results (`.jsonl`, one game a line)
+    #[arg(required_unless_present = "position")]
+    results: Option<PathBuf>,
+    /// The engine whose losses are classified
+    #[arg(long, required_unless_present = "position", default_value = "")]
+    engine: String,
+    /// Node limit of every solve
+    #[arg(long, default_value_t = 300_000)]
+    nodes: u64,
+    /// Node limit of each verification in the search for a defending pair
+    #[arg(long, default_value_t = 20_000)]
+    verify_nodes: u64,
+    /// Only the first N games
+    #[arg(long)]
+    games: Option<usize>,
+    /// Print every event
+    #[arg(short, long)]
+    verbose: bool,
+    /// Instead of auditing: `.games`-style stones of one position, whose side to move is solved
+    /// (e.g. after a defending turn: does the opponent still have a VCDT?)
+    #[arg(long)]
+    position: Option<String>,
+    /// With `--position`: solve for the opponent of the side to move, as if it passed
+    #[arg(long, requires = "position")]
+    pass: bool,
+}
+
+#[derive(serde::Deserialize)]
+struct GameLine {
+    game: usize,
+    black: String,
+    white: String,
+    result: String,
+    moves: String,
+    opening_stones: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Event {
+    MissedWin,
+    FailedDefence,
+    LostAlready,
+    Defended,
+    /// The solver could not decide (a limit).
+    Unknown,
+}
+
+impl Event {
+    fn name(self) -> &'static str {
+        match self {
+            Event::MissedWin => "missed-win",
+            Event::FailedDefence => "failed-defence",
+            Event::LostAlready => "lost-already",
+            Event::Defended => "defended",
+            Event::Unknown => "unknown",
+        }
+    }
+}
+
+struct Audit {
+    solver: Solver,
+    verify_nodes: u64,
+}
+
+impl Audit {
+    /// The opponent's VCDT if the side to move on `board` passed: `Some(true)` yes, `Some(false)`
+    /// no, `None` unknown.
+    fn threatened(&mut self, board: &Board) -> Option<bool> {
+        let mut tb = ThreatBoard::from_board(board);
+        match self.solver.solve_on(&mut tb, board.to_move().opponent(), 2) {
+            Verdict::Win(_) => Some(true),
+            Verdict::NoVcdt => Some(false),
+            Verdict::Unknown => None,
+        }
+    }
+
+    /// A pair of stones for the side to move on `board` (two stones left) after which the
+    /// opponent has no VCDT: `Some(Some(pair))`, `Some(None)` when none was found with every
+    /// verification decided, `None` when some verification hit its limit.
+    fn defending_pair(&mut self, board: &Board) -> Option<Option<(Point, Point)>> {
+        let me = board.to_move();
+        let mut tb = ThreatBoard::from_board(board);
+        let limits = DefenceLimits {
+            verify_nodes: self.verify_nodes,
+            max_verifications: usize::MAX,
+            max_time: None,
+        };
+        let Threat::Vcdt(first) = defend_on(&mut self.solver, &mut tb, me, 2, &limits) else {
+            return None;
+        };
+        let mut undecided = false;
+        for a in first.zone.iter() {
+            if tb.get(a).is_some() {
+                continue;
+            }
+            tb.place(a, me);
+            let second = defend_on(&mut self.solver, &mut tb, me, 1, &limits);
+            tb.remove_last();
+            match second {
+                Threat::None => return Some(Some((tb.point(a), tb.point(a)))),
+                Threat::Unknown => undecided = true,
+                Threat::Vcdt(d) => {
+                    if let Some(b) = d.breakers.iter().next() {
+                        return Some(Some((tb.point(a), tb.point(b))));
+                    }
+                    undecided |= !d.unresolved.is_empty() || !d.unverified().is_empty();
+                }
+            }
+        }
+        if undecided {
+            None
+        } else {
+            Some(None)
+        }
+    }
+}
+
+/// Turns of a game: the stones of each, from the first.
+fn turns(moves: &str) -> Vec<Vec<&str>> {
+    moves
+        .split_whitespace()
+        .map(|t| t.split('-').collect())
+        .collect()
+}
+
+fn main() -> Result<(), String> {
+    let args = Args::parse();
+    if let Some(moves) = &args.position {
+        let board = replay(moves)?;
+        let mut solver = Solver::new(SolverLimits {
+            max_depth: 10,
+            max_nodes: args.nodes,
+            max_time: None,
+        });
+        let verdict = if args.pass {
+            let mut tb = ThreatBoard::from_board(&board);
+            solver.solve_on(&mut tb, board.to_move().opponent(), 2)
+        } else {
+            solver.solve(&board)
+        };
+        let (nodes, depth) = (solver.stats().nodes, solver.stats().depth);
+        let verdict = match verdict {
+            Verdict::Win(p) => format!("VCDT, depth {}", p.depth),
+            Verdict::NoVcdt => "no VCDT".to_string(),
+            Verdict::Unknown => "unknown".to_string(),
+        };
+        let who = if args.pass {
+            board.to_move().opponent()
+        } else {
+            board.to_move()
+        };
+        println!("{who:?} attacking: {verdict} ({nodes} nodes, iteration {depth})");
+        return Ok(());
+    }
+    let path = args.results.clone().unwrap_or_default();
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut audit = Audit {
+        solver: Solver::new(SolverLimits {
+            max_depth: 10,
+            max_nodes: args.nodes,
+            max_time: None,
+        }),
+        verify_nodes: args.verify_nodes,
+    };
+    // Per engine: event counts; for the audited engine's losses: the first event.
+    let mut counts: BTreeMap<(String, &'static str), usize> = BTreeMap::new();
+    let mut decisive: BTreeMap<String, usize> = BTreeMap::new();
+    let mut decisive_turns: Vec<usize> = Vec::new();
+    let mut lost = 0;
+    for (n, line) in text.lines().filter(|l| !l.trim().is_empty()).enumerate() {
+        if args.games.is_some_and(|g| n >= g) {
+            break;
+        }
+        let g: GameLine = serde_json::from_str(line).map_err(|e| format!("line {}: {e}", n + 1))?;
+        let name_of = |c: Color| {
+            if c == Color::Black {
+                &g.black
+            } else {
+                &g.white
+            }
+        };
+        let turns = turns(&g.moves);
+        let mut played = 0;
+        let mut first_mistake: Option<(usize, Event)> = None;
+        let mut stones_so_far: Vec<&str> = Vec::new();
+        for (t, turn) in turns.iter().enumerate() {
+            let board = replay(&stones_so_far.join(" "))?;
+            stones_so_far.extend(turn.iter().copied());
+            played += turn.len();
+            if played <= g.opening_stones || turn.len() < 2 || board.is_over() {
+                continue;
+            }
+            let mover = board.to_move();
+            let name = name_of(mover).clone();
+            let mut events = Vec::new();
+            let own = audit.solver.solve(&board);
+            let after = replay(&stones_so_far.join(" "))?;
+            if own.is_win() && !after.is_over() {
+                let pts: Vec<Point> = turn
+                    .iter()
+                    .map(|s| liuzi::notation::parse_games(s, 19).unwrap())
+                    .collect();
+                if !audit.solver.check_turn(&board, &pts).is_win() {
+                    events.push(Event::MissedWin);
+                }
+            }
+            if !own.is_win() {
+                match audit.threatened(&board) {
+                    Some(true) => {
+                        let still = if after.is_over() {
+                            Some(false)
+                        } else {
+                            match audit.solver.solve(&after) {
+                                Verdict::Win(_) => Some(true),
+                                Verdict::NoVcdt => Some(false),
+                                Verdict::Unknown => None,
+                            }
+                        };
+                        events.push(match still {
+                            Some(false) => Event::Defended,
+                            None => Event::Unknown,
+                            Some(true) => match audit.defending_pair(&board) {
+                                Some(Some((a, b))) => {
+                                    if args.verbose {
+                                        eprintln!(
+                                            "  game {} turn {t}: {name} could defend with {} {}",
+                                            g.game,
+                                            format_gtp(a),
+                                            format_gtp(b)
+                                        );
+                                    }
+                                    Event::FailedDefence
+                                }
+                                Some(None) => Event::LostAlready,
+                                None => Event::Unknown,
+                            },
+                        });
+                    }
+                    Some(false) => {}
+                    None => events.push(Event::Unknown),
+                }
+            }
+            for e in events {
+                *counts.entry((name.clone(), e.name())).or_default() += 1;
+                if args.verbose {
+                    eprintln!(
+                        "game {} turn {t} ({name}, {}): {}",
+                        g.game,
+                        turn.join("-"),
+                        e.name()
+                    );
+                }
+                if name == args.engine
+                    && first_mistake.is_none()
+                    && matches!(
+                        e,
+                        Event::MissedWin | Event::FailedDefence | Event::LostAlready
+                    )
+                {
+                    first_mistake = Some((t, e));
+                }
+            }
+        }
+        let engine_colour = if g.black == args.engine {
+            "B"
+        } else if g.white == args.engine {
+            "W"
+        } else {
+            continue;
+        };
+        let engine_lost = (g.result == "B" || g.result == "W") && g.result != engine_colour;
+        if engine_lost {
+            lost += 1;
+            let key = match first_mistake {
+                Some((t, e)) => {
+                    decisive_turns.push(turns.len() - t);
+                    e.name()
+                }
+                None => "no-vcdt",
+            };
+            *decisive
+                .entry(format!("{key} (as {engine_colour})"))
+                .or_default() += 1;
+            if args.verbose {
+                eprintln!(
+                    "game {}: {} lost, first mistake {first_mistake:?}",
+                    g.game, args.engine
+                );
+            }
+        }
+    }
+    println!("events per engine (turn starts after the opening):");
+    for ((name, event), n) in &counts {
+        println!("  {name:12} {event:15} {n}");
+    }
+    println!("{} lost {lost} games; its first mistake:", args.engine);
+    for (k, n) in &decisive {
+        println!("  {k:28} {n}");
+    }
+    if !decisive_turns.is_empty() {
+        decisive_turns.sort_unstable();
+        println!(
+            "  turns from the first mistake to the game's end: median {}, range {}..{}",
+            decisive_turns[decisive_turns.len() / 2],
+            decisive_turns[0],
+            decisive_turns[decisive_turns.len() - 1]
+        );
+    }
+    Ok(())
+}
