@@ -128,9 +128,7 @@ impl StaticGammas {
             max_factor,
         }
     }
-}
 
-impl StaticGammas {
     /// The product of the static groups' gammas of the empty `cell`, with Black then White to
     /// move, always in this order (bit-exact weights).
     #[inline(always)]
