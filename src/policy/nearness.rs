@@ -115,7 +115,7 @@ impl Nearness {
     /// `nearest` of the empty cell (`col`, `row`): 0, 1, 2 for a stone at distance 1, 2, 3,
     /// [`FAR_DISTANCE`] for none.
     #[inline]
-    pub fn value(&self, col: usize, row: usize) -> u16 {
+    fn value(&self, col: usize, row: usize) -> u16 {
         // The levels nest (a stone within 1 is within 2 and 3), so the distance is 3 minus the
         // levels that cover the cell: a sum, where an if-chain would mispredict on most cells.
         let covered: u32 = (0..LEVELS).map(|d| self.cover[d][row] >> col & 1).sum();
