@@ -3,8 +3,8 @@
 //! `cargo run --release --example cutoff_bench -- [PLAYOUTS] [CUTOFF ...]`
 //! (defaults: 2000 playouts per position; cut-offs 0 = full, 40, 20, 10). One thread.
 
+use liuzi::bench::search::{bench_params, bench_positions, process_cpu_seconds};
 use liuzi::eval::Evaluator;
-use liuzi::search::bench::{bench_params, bench_positions, process_cpu_seconds};
 use liuzi::search::{Limits, PolicyFactory, Search};
 use std::path::Path;
 use std::sync::Arc;
@@ -39,7 +39,7 @@ fn main() {
         for board in bench_positions() {
             search.clear();
             let o = search
-                .think(&board, Limits::default())
+                .think(&board, &Limits::default())
                 .expect("bench positions are not over");
             total += o.playouts;
             best.push(liuzi::notation::format_gtp(o.best));

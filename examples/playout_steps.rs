@@ -3,8 +3,8 @@
 //! step apart from the tree.
 //! `cargo run --release --example playout_steps -- [PLAYOUTS_PER_POSITION]`
 
+use liuzi::bench::search::{bench_positions, default_knowledge, process_cpu_seconds};
 use liuzi::rules::GameResult;
-use liuzi::search::bench::{bench_positions, default_knowledge, process_cpu_seconds};
 use liuzi::search::{PositionFactory, SearchPosition, SearchRng};
 use rand::{Rng, SeedableRng};
 use std::time::Instant;

@@ -2,9 +2,9 @@
 //! `cargo run --release --example search_bench -- THREADS [simple|uniform|WEIGHTS_FILE] [PLAYOUTS]`
 //! (`uniform` = the Bradley-Terry policy board with all gammas 1).
 
+use liuzi::bench::search::{bench_params, run_bench_with};
 use liuzi::policy::Gammas;
-use liuzi::search::bench::{bench_params, run_bench_with};
-use liuzi::search::{PolicyFactory, SimpleFactory};
+use liuzi::search::{proximity_gammas, PolicyFactory};
 use std::sync::Arc;
 
 fn main() {
@@ -16,7 +16,7 @@ fn main() {
         params.playouts_per_stone = Some(n.parse().expect("playouts"));
     }
     let report = match knowledge {
-        "simple" => run_bench_with(SimpleFactory, params),
+        "simple" => run_bench_with(PolicyFactory::new(Arc::new(proximity_gammas())), params),
         "uniform" => run_bench_with(PolicyFactory::new(Arc::new(Gammas::uniform())), params),
         path => run_bench_with(
             PolicyFactory::load(std::path::Path::new(path)).unwrap_or_else(|e| panic!("{e}")),

@@ -5,7 +5,7 @@
 //! plus two random stones near it (the same for both colour assignments of a game pair).
 
 use liuzi::rules::{Board, GameResult, Point};
-use liuzi::search::{Limits, PairOrder, Search, SearchParams, SimpleFactory};
+use liuzi::search::{proximity_gammas, Limits, PairOrder, PolicyFactory, Search, SearchParams};
 use rand::{Rng, SeedableRng};
 
 fn parse(spec: &str, playouts: u64) -> SearchParams {
@@ -69,14 +69,14 @@ fn main() {
                 seed: g as u64,
                 ..a.clone()
             },
-            SimpleFactory,
+            PolicyFactory::new(std::sync::Arc::new(proximity_gammas())),
         );
         let mut sb = Search::new(
             SearchParams {
                 seed: g as u64 + 7,
                 ..b.clone()
             },
-            SimpleFactory,
+            PolicyFactory::new(std::sync::Arc::new(proximity_gammas())),
         );
         while !board.is_over() {
             let black_to_move = board.to_move() == liuzi::rules::Color::Black;
@@ -85,7 +85,7 @@ fn main() {
             } else {
                 &mut sb
             };
-            let o = s.think(&board, Limits::default()).unwrap();
+            let o = s.think(&board, &Limits::default()).unwrap();
             board.play(o.best).unwrap();
         }
         stones += board.stone_count();

@@ -6,9 +6,9 @@
 //! With STONES_FILE, the first run writes the drawn stones there and later runs replay them, so
 //! two builds (even ones whose weights differ) compare on the same stones.
 
+use liuzi::bench::search::bench_positions;
 use liuzi::policy::{Gammas, PolicyBoard};
 use liuzi::rules::{GameResult, Point};
-use liuzi::search::bench::bench_positions;
 use liuzi::search::SearchRng;
 use rand::SeedableRng;
 use std::sync::Arc;

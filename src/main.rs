@@ -43,7 +43,7 @@ fn run(cli: &Cli) -> Result<(), String> {
         Command::BenchSolver { nodes, repeat } => return bench_solver(nodes, repeat),
         Command::Bench => {
             // Fixed work, one fresh search per position: 1 thread unless --threads says more.
-            let report = liuzi::search::bench::run_bench(cli.threads.unwrap_or(1).max(1));
+            let report = liuzi::bench::search::run_bench(cli.threads.unwrap_or(1).max(1));
             print!("{}", report.text);
             return Ok(());
         }

@@ -6,5 +6,6 @@
 
 mod ruler;
 pub mod ruler_storm;
+pub mod search;
 
 pub use ruler::{ruler_storm_input, run_ruler_bench, RulerReport, STORM_GAME_STONES};

@@ -175,9 +175,7 @@ impl Clock {
                 .map(|t| t.mul_f64(share))
                 .or(self.default_stone_time),
         };
-        StoneBudget {
-            time: time.map(|t| t.max(self.policy.min_stone_time)),
-        }
+        StoneBudget::with_time(time.map(|t| t.max(self.policy.min_stone_time)))
     }
 
     /// Part of the turn's budget that goes to this stone.

@@ -1,66 +1,14 @@
 //! The Monte-Carlo tree search as the engine's move generator.
 
-use super::alphabeta_generator::{build_alphabeta, load_evaluator};
-use super::{Analysis, ChildAnalysis, MoveGenerator, StoneBudget};
-use crate::config::{EngineConfig, SearchKind};
+use super::build::FALLBACK_STONE_TIME;
+use super::{Analysis, MoveGenerator, StoneBudget};
 use crate::eval::Evaluator;
 use crate::rules::{Board, Point};
-use crate::search::{Limits, PolicyFactory, PositionFactory, Search, SearchParams, SimpleFactory};
+use crate::search::{PositionFactory, Search, SearchParams};
 use std::sync::Arc;
-use std::time::Duration;
-
-/// The search the configuration asks for: Bradley-Terry knowledge from `engine.weights`. A
-/// weights file that is missing or cannot be used is an error naming the file (no silent
-/// fallback); `weights = "none"` asks for the self-contained fallback knowledge on purpose.
-/// With `search.playout_cutoff > 0` or `search.value_mix > 0`, the search reads the evaluator of
-/// `engine.evaluator` (cut-off playouts, leaf values).
-/// For `engine.search = "alphabeta"`, see [`build_alphabeta`].
-pub fn build_generator(config: &EngineConfig) -> Result<Box<dyn MoveGenerator>, String> {
-    if config.engine.search == SearchKind::AlphaBeta {
-        return build_alphabeta(config);
-    }
-    let params = SearchParams::from_config(config)?;
-    let path = &config.engine.weights;
-    // Leaf values need the pattern board of the Bradley-Terry knowledge.
-    let values_leaves = params.value_mix > 0.0 && path.as_os_str() != NO_WEIGHTS;
-    let evaluator = if params.playout_cutoff > 0 || values_leaves {
-        load_evaluator(
-            config,
-            "playouts run to the end (no cut-off) and alone give the reward (no value_mix)",
-        )?
-    } else {
-        None
-    };
-    if path.as_os_str() == NO_WEIGHTS {
-        tracing::info!("search knowledge: built-in fallback (weights = \"none\")");
-        return Ok(Box::new(
-            MctsGenerator::simple(params).with_evaluator(evaluator),
-        ));
-    }
-    let factory = PolicyFactory::load(path)
-        .map_err(|e| e.to_string())?
-        .with_playout_policy(params.playout_policy);
-    tracing::info!(weights = %path.display(), "search knowledge: Bradley-Terry gammas");
-    Ok(Box::new(
-        MctsGenerator::new(params, factory).with_evaluator(evaluator),
-    ))
-}
-
-/// The `engine.weights` value that selects the fallback knowledge instead of a file.
-pub const NO_WEIGHTS: &str = "none";
-
-/// Time per stone when neither the clock nor config sets one and no playout limit is set.
-pub const FALLBACK_STONE_TIME: Duration = Duration::from_secs(1);
 
 pub struct MctsGenerator<F: PositionFactory> {
     search: Search<F>,
-}
-
-impl MctsGenerator<SimpleFactory> {
-    /// The search with the self-contained fallback knowledge (no gammas).
-    pub fn simple(params: SearchParams) -> Self {
-        MctsGenerator::new(params, SimpleFactory)
-    }
 }
 
 impl<F: PositionFactory> MctsGenerator<F> {
@@ -79,23 +27,14 @@ impl<F: PositionFactory> MctsGenerator<F> {
     pub fn search(&self) -> &Search<F> {
         &self.search
     }
-
-    pub fn search_mut(&mut self) -> &mut Search<F> {
-        &mut self.search
-    }
 }
 
 impl<F: PositionFactory> MoveGenerator for MctsGenerator<F> {
-    fn generate(&mut self, board: &Board, budget: StoneBudget) -> Point {
-        let time = match (budget.time, self.search.params().playouts_per_stone) {
-            (None, None) => Some(FALLBACK_STONE_TIME),
-            (t, _) => t,
-        };
-        let limits = Limits {
-            time,
-            playouts: None,
-        };
-        match self.search.think(board, limits) {
+    fn generate(&mut self, board: &Board, mut limits: StoneBudget) -> Point {
+        if limits.time.is_none() && self.search.params().playouts_per_stone.is_none() {
+            limits.time = Some(FALLBACK_STONE_TIME);
+        }
+        match self.search.think(board, &limits) {
             Some(outcome) => outcome.best,
             // Unreachable by the trait's contract (never called on a finished game); stay legal.
             None => board
@@ -110,21 +49,7 @@ impl<F: PositionFactory> MoveGenerator for MctsGenerator<F> {
     }
 
     fn analysis(&self) -> Option<Analysis> {
-        let info = self.search.root_info();
-        Some(Analysis {
-            stone_count: info.stone_count,
-            policy: info.policy.clone(),
-            children: info
-                .children
-                .iter()
-                .map(|c| ChildAnalysis {
-                    point: c.point,
-                    prior: c.prior,
-                    visits: c.visits,
-                    win_rate: c.win_rate,
-                })
-                .collect(),
-        })
+        Some(self.search.analysis().clone())
     }
 
     fn policy(&self, board: &Board) -> Option<Vec<(Point, f32)>> {
@@ -137,6 +62,8 @@ mod tests {
     use super::*;
     use crate::engine::{Engine, TimeSettings};
     use crate::rules::Color;
+    use crate::search::{proximity_gammas, PolicyFactory};
+    use std::time::Duration;
     use std::time::Instant;
 
     fn engine(playouts: Option<u64>) -> Engine {
@@ -145,7 +72,8 @@ mod tests {
             max_nodes: 1 << 18,
             ..SearchParams::default()
         };
-        Engine::new(19, Box::new(MctsGenerator::simple(params))).unwrap()
+        let factory = PolicyFactory::new(Arc::new(proximity_gammas()));
+        Engine::new(19, Box::new(MctsGenerator::new(params, factory))).unwrap()
     }
 
     #[test]
@@ -165,33 +93,6 @@ mod tests {
         let sum: f32 = policy.iter().map(|x| x.1).sum();
         assert!((sum - 1.0).abs() < 1e-4);
         assert!(policy.iter().all(|&(p, _)| e.board().is_empty_at(p)));
-    }
-
-    #[test]
-    fn builds_from_config_with_fallback_and_clear_errors() {
-        let mut config = EngineConfig::builtin();
-        config.engine.threads = 1;
-        // A missing file is an error like a broken one; "none" asks for the fallback.
-        config.engine.weights = "/nonexistent/liuzi.weights".into();
-        let err = build_generator(&config).err().unwrap();
-        assert!(
-            err.contains("/nonexistent/liuzi.weights") && err.contains("missing"),
-            "{err}"
-        );
-        config.engine.weights = NO_WEIGHTS.into();
-        assert!(build_generator(&config).is_ok());
-        let dir = std::env::temp_dir().join(format!("liuzi-gen-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let bad = dir.join("bad.weights");
-        std::fs::write(&bad, "not weights").unwrap();
-        config.engine.weights = bad.clone();
-        let err = build_generator(&config).err().unwrap();
-        assert!(err.contains("bad.weights"), "{err}");
-        let good = dir.join("good.weights");
-        crate::policy::Gammas::uniform().save(&good).unwrap();
-        config.engine.weights = good;
-        assert!(build_generator(&config).is_ok());
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -5,23 +5,22 @@
 
 mod alphabeta_generator;
 mod analysis;
+mod build;
 mod clock;
 mod mcts_generator;
 
-pub use alphabeta_generator::{build_alphabeta, load_evaluator, AlphaBetaGenerator, NO_EVALUATOR};
+pub use alphabeta_generator::AlphaBetaGenerator;
 pub use analysis::{Analysis, ChildAnalysis};
+pub use build::{build_generator, load_evaluator, NO_EVALUATOR, NO_WEIGHTS};
 pub use clock::{Clock, TimeLeft, TimePolicy, TimeSettings};
-pub use mcts_generator::{build_generator, MctsGenerator};
+pub use mcts_generator::MctsGenerator;
 
 use crate::rules::{Board, Color, PlayError, Point};
 use std::fmt;
 
-/// How long one stone may think, worked out by the engine from the clock and config.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct StoneBudget {
-    /// Wall-clock time for this stone; `None` = no clock (playout or node limits decide).
-    pub time: Option<std::time::Duration>,
-}
+/// How long one stone may think, worked out by the engine from the clock and config: the
+/// searches' own limits type (time, and a stop flag a front-end can raise).
+pub use crate::search::Limits as StoneBudget;
 
 /// The seam where the search plugs in.
 pub trait MoveGenerator: Send {

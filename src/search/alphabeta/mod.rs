@@ -17,9 +17,8 @@ mod search;
 mod tt;
 
 pub use leaf::{heuristic_probability, LeafEvaluator};
-pub use order::proximity_gammas;
 pub use params::AlphaBetaParams;
-pub use search::{AbLimits, AbOutcome, AlphaBeta, RootMove};
+pub use search::{AlphaBeta, RootMove};
 
 #[cfg(test)]
 mod tests;

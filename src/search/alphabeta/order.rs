@@ -3,30 +3,8 @@
 //! forced stones are never cut), otherwise the `width` empty cells of highest weight. The
 //! transposition table's stone goes first.
 
-use crate::policy::{FeatureSpec, Gammas, Group, PolicyBoard};
+use crate::policy::PolicyBoard;
 use crate::rules::Point;
-
-/// Ordering knowledge for when no weights file is found: the distance to the nearest stone
-/// (nearer first) and to the edge (the centre first), plus the exact tactics (wins, blocks).
-pub fn proximity_gammas() -> Gammas {
-    let spec = FeatureSpec::full();
-    let values = spec
-        .groups()
-        .iter()
-        .map(|&g| match g {
-            Group::Nearest => vec![8.0, 3.0, 1.0, 1e-3],
-            Group::Edge => vec![0.01, 0.1, 0.3, 0.6, 1.0],
-            Group::Tactic => vec![1.0, 100.0, 1e4],
-            _ => vec![1.0; g.size()],
-        })
-        .collect();
-    Gammas::new(
-        spec,
-        values,
-        "built-in proximity ordering (no weights file)",
-    )
-    .expect("the proximity gammas are valid")
-}
 
 /// Fills `out` with the cells to search at `pb`, best first.
 pub(super) fn ordered_moves(
@@ -76,7 +54,8 @@ mod tests {
     use super::*;
     use crate::policy::Gammas;
     use crate::rules::Board;
-    use crate::search::fixtures::{board_of, p, white_live_four};
+    use crate::search::common::fixtures::{board_of, p, white_live_four};
+    use crate::search::proximity_gammas;
     use std::sync::Arc;
 
     #[test]

@@ -1,7 +1,7 @@
 //! Alpha-beta parameters: the `[alphabeta]` section of the engine configuration, and the
 //! threat solver's keys of `[search]`, which both searches share.
 
-use crate::search::solver_hooks::SolverParams;
+use crate::search::common::SolverParams;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct AlphaBetaParams {
@@ -44,7 +44,7 @@ impl AlphaBetaParams {
             root_width: a.root_width,
             hash_mb: a.hash_mb,
             max_nodes: (a.max_nodes > 0).then_some(a.max_nodes),
-            solver: crate::search::SearchParams::from_config(config)?.solver,
+            solver: SolverParams::from_config(config)?,
         };
         params.validate()?;
         Ok(params)

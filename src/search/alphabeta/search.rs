@@ -4,10 +4,10 @@
 //! (and the window stays) when the same player places the next stone, and is negated (with the
 //! window flipped) when the opponent does — the alpha-beta form of the MCTS backup rule.
 //!
-//! Rules shared with the MCTS (design.md A2): at the root, a stone that wins, or the single
+//! Rules shared with the MCTS (design.md, "Forced stones"): at the root, a stone that wins, or the single
 //! stone that meets a six-threat, is played without search, and the threat solver's pre-pass
 //! (when enabled) plays a proven VCDT at once or keeps the root to the stones that can meet the
-//! opponent's (`search::solver_hooks::root_plan`); inside the tree, a position where
+//! opponent's (`search::common::root_plan`); inside the tree, a position where
 //! the side to move completes a six this turn is a win, one where the opponent has more
 //! threats than the side to move has stones left is a loss, and a position under threat
 //! searches only the blocking stones.
@@ -21,22 +21,14 @@ use crate::notation::format_gtp;
 use crate::patterns::stones_left;
 use crate::policy::{Gammas, PolicyBoard};
 use crate::rules::{Board, GameResult, Point};
-use crate::search::mcts::forced_stone;
-use crate::search::solver_hooks::{root_plan, RootPlan};
-use crate::search::{Decision, PolicyFactory, PositionFactory};
+use crate::search::common::{
+    forced_stone, min_cap, policy_of, root_plan, Analysis, ChildAnalysis, Decision, Limits,
+    PolicyFactory, PositionFactory, RootPlan, SearchOutcome,
+};
 use crate::tactics::{Solver, SolverLimits};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
-
-/// What may stop one stone's search (the first reached wins; `None` everywhere = the
-/// parameters' depth and node limits only).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct AbLimits {
-    pub time: Option<Duration>,
-    pub nodes: Option<u64>,
-    /// Deepest iteration, overriding `max_depth` when smaller.
-    pub depth: Option<u32>,
-}
+use std::time::Instant;
 
 /// One root stone after the last completed iteration.
 #[derive(Clone, Debug, PartialEq)]
@@ -51,29 +43,6 @@ pub struct RootMove {
     pub nodes: u64,
 }
 
-#[derive(Clone, Debug, PartialEq)]
-pub struct AbOutcome {
-    pub best: Point,
-    pub decision: Decision,
-    /// Deepest iteration whose result is used, in stones (0 for a stone chosen without search).
-    /// The last one may have been cut short by a limit after its first root stones.
-    pub depth: u32,
-    pub score: Score,
-    /// P(win) the score stands for, for the side to move.
-    pub win_rate: f32,
-    pub nodes: u64,
-    pub elapsed: Duration,
-    /// Principal variation from the transposition table, starting with `best`.
-    pub pv: Vec<Point>,
-    pub root: Vec<RootMove>,
-}
-
-impl AbOutcome {
-    pub fn nodes_per_second(&self) -> f64 {
-        self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-9)
-    }
-}
-
 /// Iterative-deepening alpha-beta over the Bradley-Terry policy board.
 pub struct AlphaBeta {
     params: AlphaBetaParams,
@@ -82,10 +51,10 @@ pub struct AlphaBeta {
     tt: TranspositionTable,
     /// The threat solver of the root pre-pass.
     solver: Solver,
+    /// The root stones of the last search, best first (empty when the stone was forced).
     last_root: Vec<RootMove>,
-    /// Stones on the board and P(m) of every candidate at the last search's root.
-    last_stone_count: usize,
-    last_policy: Vec<(Point, f32)>,
+    /// The last search's root for front-ends.
+    analysis: Analysis,
 }
 
 /// The state of one search.
@@ -96,6 +65,8 @@ struct Worker<'a> {
     width: usize,
     nodes: u64,
     deadline: Option<Instant>,
+    /// The caller's stop flag ([`Limits::stop`]), read with the clock.
+    stop: Option<&'a AtomicBool>,
     max_nodes: Option<u64>,
     aborted: bool,
     /// Move lists, one per ply (reused).
@@ -118,8 +89,7 @@ impl AlphaBeta {
             tt,
             solver: Solver::new(SolverLimits::default()),
             last_root: Vec::new(),
-            last_stone_count: 0,
-            last_policy: Vec::new(),
+            analysis: Analysis::default(),
         }
     }
 
@@ -135,6 +105,7 @@ impl AlphaBeta {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.last_root.clear();
+        self.analysis = Analysis::default();
     }
 
     /// The root stones of the last search (empty when the stone was forced).
@@ -142,30 +113,30 @@ impl AlphaBeta {
         &self.last_root
     }
 
-    /// Stones on the board at the last search's root.
-    pub fn last_stone_count(&self) -> usize {
-        self.last_stone_count
-    }
-
-    /// P(m) of every candidate at the last search's root.
-    pub fn last_policy(&self) -> &[(Point, f32)] {
-        &self.last_policy
+    /// The last search's root: policy, and per searched root stone the nodes its subtree took
+    /// (as `visits`) and the probability its score stands for (as `win_rate`; for stones that
+    /// did not beat the best, the score is only an upper bound).
+    pub fn analysis(&self) -> &Analysis {
+        &self.analysis
     }
 
     /// P(m) of every candidate stone of the side to move on `board`.
     pub fn policy(&self, board: &Board) -> Vec<(Point, f32)> {
-        policy_of(&PolicyBoard::new(board, Arc::clone(&self.gammas)))
+        policy_of(&PolicyFactory::new(Arc::clone(&self.gammas)).position(board))
     }
 
     /// Chooses a stone for the side to move. `None` only when the game is over.
-    pub fn think(&mut self, board: &Board, limits: AbLimits) -> Option<AbOutcome> {
+    pub fn think(&mut self, board: &Board, limits: &Limits) -> Option<SearchOutcome> {
         if board.is_over() || board.legal_points().next().is_none() {
             return None;
         }
         let start = Instant::now();
         let root = PolicyFactory::new(Arc::clone(&self.gammas)).position(board);
-        self.last_stone_count = board.stone_count();
-        self.last_policy = policy_of(root.policy_board());
+        self.analysis = Analysis {
+            stone_count: board.stone_count(),
+            policy: policy_of(&root),
+            children: Vec::new(),
+        };
         self.last_root.clear();
         let plan = if self.params.solver.enabled {
             root_plan(
@@ -185,25 +156,16 @@ impl AlphaBeta {
         });
         if let Some((best, decision)) = forced {
             let sure_win = matches!(decision, Decision::Win | Decision::Proven);
-            let outcome = AbOutcome {
-                best,
-                decision,
-                depth: 0,
+            let outcome = SearchOutcome {
                 score: if sure_win { score::win_in(1) } else { 0 },
-                win_rate: if sure_win { 1.0 } else { 0.5 },
-                nodes: 0,
-                elapsed: start.elapsed(),
-                pv: vec![best],
-                root: Vec::new(),
+                win_rate: Some(if sure_win { 1.0 } else { 0.5 }),
+                ..SearchOutcome::unsearched(best, decision, start.elapsed())
             };
             log_summary(board, &outcome);
             return Some(outcome);
         }
         self.tt.next_generation();
-        let max_nodes = match (limits.nodes, self.params.max_nodes) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
+        let max_nodes = min_cap(limits.nodes, self.params.max_nodes);
         let max_depth = limits
             .depth
             .map_or(self.params.max_depth, |d| d.min(self.params.max_depth))
@@ -215,6 +177,7 @@ impl AlphaBeta {
             width: self.params.width as usize,
             nodes: 0,
             deadline: limits.time.map(|t| start + t),
+            stop: limits.stop.as_deref(),
             max_nodes,
             aborted: false,
             buffers: Vec::new(),
@@ -262,17 +225,23 @@ impl AlphaBeta {
         });
         let best = ranked[0].point;
         let pv = principal_variation(&mut worker.pb, worker.tt, best, depth.max(1) as usize);
-        let outcome = AbOutcome {
-            best,
-            decision: Decision::Searched,
+        let outcome = SearchOutcome {
             depth,
             score: best_score,
-            win_rate: score::to_probability(best_score) as f32,
+            win_rate: Some(score::to_probability(best_score) as f32),
             nodes,
-            elapsed: start.elapsed(),
             pv,
-            root: ranked.clone(),
+            ..SearchOutcome::unsearched(best, Decision::Searched, start.elapsed())
         };
+        self.analysis.children = ranked
+            .iter()
+            .map(|m| ChildAnalysis {
+                point: m.point,
+                prior: m.prior,
+                visits: m.nodes.min(u32::MAX as u64) as u32,
+                win_rate: Some(score::to_probability(m.score) as f32),
+            })
+            .collect();
         self.last_root = ranked;
         log_summary(board, &outcome);
         Some(outcome)
@@ -285,7 +254,8 @@ impl Worker<'_> {
             self.aborted = true;
         }
         if self.nodes.is_multiple_of(CLOCK_INTERVAL)
-            && self.deadline.is_some_and(|d| Instant::now() >= d)
+            && (self.deadline.is_some_and(|d| Instant::now() >= d)
+                || self.stop.is_some_and(|s| s.load(Ordering::Relaxed)))
         {
             self.aborted = true;
         }
@@ -455,14 +425,6 @@ impl Worker<'_> {
     }
 }
 
-fn policy_of(pb: &PolicyBoard) -> Vec<(Point, f32)> {
-    pb.board()
-        .legal_points()
-        .map(|p| (p, pb.probability(p) as f32))
-        .filter(|x| x.1 > 0.0)
-        .collect()
-}
-
 /// The best stones the table remembers from the root, starting with `first`.
 fn principal_variation(
     pb: &mut PolicyBoard,
@@ -489,7 +451,7 @@ fn principal_variation(
     pv
 }
 
-fn log_summary(board: &Board, o: &AbOutcome) {
+fn log_summary(board: &Board, o: &SearchOutcome) {
     let pv: Vec<String> = o.pv.iter().map(|&p| format_gtp(p)).collect();
     tracing::info!(
         "stone {} {} {}: {:?}, alpha-beta depth {}, {} nodes ({:.0}/s), score {} (win {:.1}%), pv {}",
@@ -501,7 +463,7 @@ fn log_summary(board: &Board, o: &AbOutcome) {
         o.nodes,
         o.nodes_per_second(),
         o.score,
-        100.0 * o.win_rate,
+        100.0 * o.win_rate.unwrap_or(0.5),
         pv.join(" ")
     );
 }

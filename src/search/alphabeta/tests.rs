@@ -7,8 +7,8 @@ use super::*;
 use crate::patterns::stones_left;
 use crate::policy::{Gammas, PolicyBoard};
 use crate::rules::{Board, Color, GameResult, Point};
-use crate::search::fixtures::{black_four, board_of, p, white_live_four};
-use crate::search::{Decision, SolverParams};
+use crate::search::common::fixtures::{black_four, board_of, p, white_live_four};
+use crate::search::{proximity_gammas, Decision, Limits, SolverParams};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::Arc;
@@ -35,10 +35,10 @@ fn searcher(width: u32) -> AlphaBeta {
     )
 }
 
-fn depth(d: u32) -> AbLimits {
-    AbLimits {
+fn depth(d: u32) -> Limits {
+    Limits {
         depth: Some(d),
-        ..AbLimits::default()
+        ..Limits::default()
     }
 }
 
@@ -47,7 +47,7 @@ fn completes_a_six_with_two_stones_and_with_one() {
     let mut s = searcher(8);
     let mut b = board_of(&black_four());
     for _ in 0..2 {
-        let o = s.think(&b, depth(4)).unwrap();
+        let o = s.think(&b, &depth(4)).unwrap();
         assert_eq!(o.decision, Decision::Win);
         b.play(o.best).unwrap();
     }
@@ -56,7 +56,7 @@ fn completes_a_six_with_two_stones_and_with_one() {
     let mut stones = black_four();
     stones.extend([p(13, 9), p(0, 12), p(0, 14), p(5, 5)]);
     let b = board_of(&stones);
-    let o = s.think(&b, depth(4)).unwrap();
+    let o = s.think(&b, &depth(4)).unwrap();
     let mut after = b.clone();
     after.play(o.best).unwrap();
     assert_eq!(
@@ -126,13 +126,13 @@ fn the_tree_finds_a_double_four_that_wins_next_turn() {
         Arc::new(shape_gammas()),
         LeafEvaluator::Heuristic,
     );
-    let o = s.think(&b, depth(4)).unwrap();
+    let o = s.think(&b, &depth(4)).unwrap();
     assert_eq!(o.decision, Decision::Searched);
     assert!(score::is_decisive(o.score) && o.score > 0, "{o:?}");
-    assert_eq!(o.win_rate, 1.0);
+    assert_eq!(o.win_rate, Some(1.0));
     let mut after = b.clone();
     after.play(o.best).unwrap();
-    let o2 = s.think(&after, depth(4)).unwrap();
+    let o2 = s.think(&after, &depth(4)).unwrap();
     after.play(o2.best).unwrap();
     let pb = crate::patterns::PatternBoard::new(after.clone());
     assert!(pb.threat_count(Color::Black) >= 3, "{:?}", after.history());
@@ -149,7 +149,7 @@ fn blocks_a_live_four_with_both_stones() {
     let mut b = board_of(&white_live_four());
     let mut s = searcher(8);
     for _ in 0..2 {
-        let o = s.think(&b, depth(4)).unwrap();
+        let o = s.think(&b, &depth(4)).unwrap();
         b.play(o.best).unwrap();
     }
     assert!(!opponent_has_six_available(&b), "{:?}", b.history());
@@ -195,7 +195,7 @@ fn blocks_every_blockable_six_threat_in_random_positions() {
         let mut after = b.clone();
         s.clear();
         while after.to_move() == b.to_move() && !after.is_over() {
-            let o = s.think(&after, depth(3)).unwrap();
+            let o = s.think(&after, &depth(3)).unwrap();
             after.play(o.best).unwrap();
         }
         assert!(
@@ -217,12 +217,12 @@ fn never_plays_an_illegal_stone_and_reports_consistent_outcomes() {
         let limits = if i % 2 == 0 {
             depth(3)
         } else {
-            AbLimits {
+            Limits {
                 nodes: Some(500),
-                ..AbLimits::default()
+                ..Limits::default()
             }
         };
-        let o = s.think(&b, limits).unwrap();
+        let o = s.think(&b, &limits).unwrap();
         assert!(b.is_empty_at(o.best), "{:?} on {:?}", o.best, b.history());
         assert_eq!(o.pv.first(), Some(&o.best));
         let mut replay = b.clone();
@@ -230,14 +230,15 @@ fn never_plays_an_illegal_stone_and_reports_consistent_outcomes() {
             replay.play(q).unwrap();
         }
         if o.decision == Decision::Searched {
-            assert_eq!(o.root.first().map(|m| m.point), Some(o.best));
+            assert_eq!(s.last_root().first().map(|m| m.point), Some(o.best));
+            assert_eq!(s.analysis().children.first().map(|c| c.point), Some(o.best));
         }
     }
     // A finished game has no move.
     let mut done = board_of(&black_four());
     done.play(p(13, 9)).unwrap();
     done.play(p(14, 9)).unwrap();
-    assert!(s.think(&done, depth(2)).is_none());
+    assert!(s.think(&done, &depth(2)).is_none());
 }
 
 #[test]
@@ -247,13 +248,13 @@ fn fixed_depth_and_fixed_nodes_reproduce_the_search() {
         let b = random_position(&mut rng, 40);
         for limits in [
             depth(4),
-            AbLimits {
+            Limits {
                 nodes: Some(3000),
-                ..AbLimits::default()
+                ..Limits::default()
             },
         ] {
-            let a = searcher(6).think(&b, limits).unwrap();
-            let c = searcher(6).think(&b, limits).unwrap();
+            let a = searcher(6).think(&b, &limits).unwrap();
+            let c = searcher(6).think(&b, &limits).unwrap();
             assert_eq!(
                 (a.best, a.score, a.nodes, a.depth, &a.pv),
                 (c.best, c.score, c.nodes, c.depth, &c.pv)
@@ -270,9 +271,9 @@ fn keeps_to_a_time_budget() {
     let o = s
         .think(
             &b,
-            AbLimits {
+            &Limits {
                 time: Some(std::time::Duration::from_millis(150)),
-                ..AbLimits::default()
+                ..Limits::default()
             },
         )
         .unwrap();
@@ -343,7 +344,7 @@ fn alpha_beta_and_its_table_keep_the_minimax_value() {
             let width = 4;
             let mut s =
                 AlphaBeta::new(params(width), Arc::clone(&gammas), LeafEvaluator::Heuristic);
-            let o = s.think(&b, depth(d)).unwrap();
+            let o = s.think(&b, &depth(d)).unwrap();
             if o.decision != Decision::Searched {
                 break;
             }
@@ -405,7 +406,7 @@ fn the_solver_pre_pass_plays_a_proven_threat_sequence() {
         Arc::new(proximity_gammas()),
         LeafEvaluator::Heuristic,
     );
-    let o = s.think(&b, depth(4)).unwrap();
+    let o = s.think(&b, &depth(4)).unwrap();
     assert_eq!(o.decision, Decision::Proven);
     assert_eq!(o.nodes, 0);
 }

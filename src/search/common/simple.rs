@@ -4,8 +4,8 @@
 //! It is the fallback when no gammas are loaded and the reference the tests use. All of its
 //! state is incremental and checked against a from-scratch recomputation in the tests.
 
-use super::position::{PositionFactory, SearchPosition, SearchRng};
 use crate::rules::{Board, Color, Point, Stage, DIRECTIONS, WIN_LENGTH};
+use crate::search::common::{PositionFactory, SearchPosition, SearchRng};
 use rand::Rng;
 use std::sync::Arc;
 

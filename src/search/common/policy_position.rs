@@ -1,7 +1,6 @@
 //! The Bradley-Terry policy board as a search position: tree priors P(m) and roulette-wheel
 //! playouts from the trained gammas (design.md A1, A4).
 
-use super::params::PlayoutPolicy;
 use super::position::{PositionFactory, SearchPosition, SearchRng};
 use crate::patterns::PatternBoard;
 use crate::policy::{Gammas, PolicyBoard, WeightsError};
@@ -9,6 +8,15 @@ use crate::rules::{Board, Point};
 use rand::Rng;
 use std::path::Path;
 use std::sync::Arc;
+
+/// How a playout draws a stone once the hard rules (complete a six, block a six) are silent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayoutPolicy {
+    /// Roulette wheel by the position's playout weights (the Bradley-Terry gammas).
+    Gammas,
+    /// Every empty cell alike: the plain-UCT baseline of the design's key ablation.
+    Uniform,
+}
 
 /// A [`PolicyBoard`] seen by the search, with the way its playouts draw free stones.
 pub struct PolicyPosition(PolicyBoard, PlayoutPolicy);
@@ -151,8 +159,8 @@ impl PositionFactory for PolicyFactory {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::fixtures::{black_four, board_of, p};
-    use crate::search::{Limits, Search, SearchParams, SimplePosition};
+    use crate::search::common::fixtures::p;
+    use crate::search::common::SimplePosition;
     use rand::SeedableRng;
 
     #[test]
@@ -204,29 +212,5 @@ mod tests {
             let c = counts[q.index(7)];
             assert!((860..=1140).contains(&c), "{q:?} drawn {c} times");
         }
-    }
-
-    #[test]
-    fn search_with_the_policy_plays_legal_stones_and_wins() {
-        let mut s = Search::new(
-            SearchParams {
-                playouts_per_stone: Some(200),
-                max_nodes: 1 << 18,
-                ..SearchParams::default()
-            },
-            PolicyFactory::new(Arc::new(Gammas::uniform())),
-        );
-        let mut b = board_of(&black_four());
-        for _ in 0..2 {
-            let o = s.think(&b, Limits::default()).unwrap();
-            assert!(b.is_empty_at(o.best));
-            b.play(o.best).unwrap();
-        }
-        assert!(b.is_over());
-        let mut b = Board::standard();
-        b.play(p(9, 9)).unwrap();
-        let o = s.think(&b, Limits::default()).unwrap();
-        assert!(b.is_empty_at(o.best));
-        assert!(o.playouts > 0);
     }
 }

@@ -1,260 +1,20 @@
-//! The threat-space solver (`crate::tactics`, design.md A2) inside the tree search.
+//! The threat-space solver inside the MCTS tree (MCTS-solver, Winands et al. 2008):
 //!
-//! * Root pre-pass ([`root_plan`]): a proven VCDT of the side to move is played at once; when
-//!   the opponent has one (if we passed), the root's children are cut to the defence zone, and at
-//!   a turn's second stone the zone cells verified to lose are marked as proven losses.
-//! * Proofs in the tree (MCTS-solver, Winands et al. 2008): an edge whose stone makes six, or
-//!   whose position gives the side to move a VCDT ([`expansion_proof`]), is marked won or lost
-//!   for the player who placed it; [`propagate`] backs the marks up (a node is won when one
-//!   child wins for the player to choose, lost when every child of a complete set loses).
-//!   Descents stop at proven edges and back up the proven result.
+//! * An edge whose stone makes six, or whose position gives the side to move a VCDT
+//!   ([`expansion_proof`]), is marked won or lost for the player who placed it; [`propagate`]
+//!   backs the marks up (a node is won when one child wins for the player to choose, lost when
+//!   every child of a complete set loses). Descents stop at proven edges and back up the proven
+//!   result.
+//! * The root plan of `common::root_plan` marks the root's children ([`restrict_root`]).
 //! * Selection takes a proven win and skips proven losses; the final choice does the same
 //!   ([`root_choice`]).
 
 use super::node::{Children, Proof};
 use super::tree::{Tree, ROOT};
-use crate::notation::format_gtp;
-use crate::patterns::{stones_left, CellSet};
-use crate::rules::{Board, Color, Point, Stage};
-use crate::tactics::{
-    defend, partner, DefenceLimits, Partner, Solver, SolverLimits, Threat, ThreatBoard, Verdict,
-};
-use std::time::{Duration, Instant};
-
-/// The solver's settings (`[search] solver*` keys).
-#[derive(Clone, Debug, PartialEq)]
-pub struct SolverParams {
-    /// Use the solver at all (off: the search as it was, for comparison matches).
-    pub enabled: bool,
-    /// Node limit of the root's VCDT solves (ours, and the opponent's after a pass).
-    pub root_nodes: u64,
-    /// Node limit of each verification of a defence-zone cell at the root.
-    pub verify_nodes: u64,
-    /// Node limit of the solve when a tree node is expanded; 0 = no solves in the tree.
-    pub tree_nodes: u64,
-    /// Tree nodes at most this many stones below the root are solved at expansion.
-    pub tree_plies: u32,
-    /// At a turn's first stone under an opponent VCDT, check first stones for a defending second
-    /// (pair defence) and keep the root to those that have one (MCTS only).
-    pub pair_defence: bool,
-    /// Share of a stone's time for the pair defence's checks at a turn's first stone; the
-    /// verifications at its second stone get half of it (with the pair defence on).
-    pub pair_share: f32,
-}
-
-impl Default for SolverParams {
-    fn default() -> Self {
-        SolverParams {
-            enabled: true,
-            root_nodes: 100_000,
-            verify_nodes: 5_000,
-            tree_nodes: 300,
-            tree_plies: 4,
-            pair_defence: true,
-            pair_share: 0.25,
-        }
-    }
-}
-
-/// Most zone cells verified at the root.
-const MAX_VERIFICATIONS: usize = 48;
-/// The pair defence stops once this many first stones are known to have a defending second:
-/// enough choice for the tree.
-const PAIR_ENOUGH: usize = 8;
-/// With a playout limit, the pair defence places at most this many stones per playout.
-const PAIR_NODES_PER_PLAYOUT: u64 = 80;
-/// Share of a stone's time the root pre-pass may spend on each solve.
-const ROOT_TIME_SHARE: u32 = 8;
-/// With a playout limit, the root pre-pass places at most this many stones per playout in each
-/// of its solves and in its verifications together (a solver node costs about a microsecond, a
-/// playout a few hundred), so small fixed budgets stay small.
-const NODES_PER_PLAYOUT: u64 = 20;
-
-/// What the root pre-pass decided.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) enum RootPlan {
-    /// A proven VCDT starts with this stone.
-    Play(Point),
-    /// The opponent has a VCDT: the root's stones are cut to `allowed`; `lost` are proven to
-    /// lose (our last stone of the turn, after which the opponent's VCDT stands).
-    Restrict {
-        allowed: CellSet,
-        lost: CellSet,
-    },
-    Free,
-}
-
-/// The root pre-pass for the side to move on `board` (not over, no immediate win or forced
-/// single block: those come first).
-/// `time` and `playouts` are the stone's limits. `order`: the root's candidate stones, best
-/// first, for the pair defence (`None`: no pair defence, whatever `params` say).
-pub(crate) fn root_plan(
-    solver: &mut Solver,
-    board: &Board,
-    params: &SolverParams,
-    time: Option<Duration>,
-    playouts: Option<u64>,
-    order: Option<&[Point]>,
-) -> RootPlan {
-    let start = Instant::now();
-    let pair = params.pair_defence && order.is_some();
-    let budget = playouts.map_or(u64::MAX, |n| n.saturating_mul(NODES_PER_PLAYOUT).max(1));
-    solver.limits = SolverLimits {
-        max_nodes: params.root_nodes.min(budget),
-        max_time: time.map(|t| t / ROOT_TIME_SHARE),
-        ..SolverLimits::default()
-    };
-    if let Verdict::Win(proof) = solver.solve(board) {
-        let line: Vec<String> = proof.line.iter().map(|&p| format_gtp(p)).collect();
-        tracing::info!(depth = proof.depth, "solver: VCDT {}", line.join(" "));
-        return RootPlan::Play(proof.stones[0]);
-    }
-    let verify_nodes = params
-        .verify_nodes
-        .min(budget / MAX_VERIFICATIONS as u64)
-        .max(1);
-    let two_stones = stones_left(board) == 2;
-    let limits = DefenceLimits {
-        verify_nodes,
-        // With the pair defence, single stones are checked by the pair checks at the first
-        // stone, and the second stone's verifications get their own share.
-        max_verifications: if pair && two_stones {
-            0
-        } else {
-            MAX_VERIFICATIONS
-        },
-        max_time: time.map(|t| {
-            if pair {
-                t.mul_f32(params.pair_share / 2.0)
-            } else {
-                t / ROOT_TIME_SHARE
-            }
-        }),
-    };
-    let Threat::Vcdt(defence) = defend(solver, board, &limits) else {
-        return RootPlan::Free;
-    };
-    let size = board.size();
-    let names = |set: &CellSet| {
-        let v: Vec<String> = set.points(size).map(format_gtp).collect();
-        v.join(" ")
-    };
-    tracing::info!(
-        "solver: opponent VCDT, zone {} (breakers: {})",
-        names(&defence.zone),
-        names(&defence.breakers)
-    );
-    if !two_stones {
-        // Our last stone: a zone cell verified to lose does lose, one verified to break the
-        // threat is safe.
-        let allowed = if pair && !defence.breakers.is_empty() {
-            defence.breakers
-        } else {
-            defence.candidates()
-        };
-        if allowed.is_empty() {
-            return RootPlan::Restrict {
-                allowed: defence.zone,
-                lost: CellSet::new(),
-            };
-        }
-        RootPlan::Restrict {
-            allowed,
-            lost: defence.losing,
-        }
-    } else if let Some(order) = order.filter(|_| pair) {
-        let deadline = time.map(|t| start + t.mul_f32(params.pair_share));
-        let nodes = playouts.map(|n| n.saturating_mul(PAIR_NODES_PER_PLAYOUT).max(1));
-        pair_defence(solver, board, params, &defence.zone, order, deadline, nodes)
-    } else {
-        // Two stones: any defending pair has a stone in the zone, which can go first.
-        RootPlan::Restrict {
-            allowed: defence.zone,
-            lost: CellSet::new(),
-        }
-    }
-}
-
-/// The pair defence at a turn's first stone: zone cells, in `order` (then the rest of the zone),
-/// are checked for a second stone that completes a defence ([`partner`]) until [`PAIR_ENOUGH`]
-/// have one or the deadline or node budget is reached. The root keeps the cells with a partner;
-/// cells where no second stone helps are proven losses. Without any cell with a partner, the
-/// root keeps the zone.
-fn pair_defence(
-    solver: &mut Solver,
-    board: &Board,
-    params: &SolverParams,
-    zone: &CellSet,
-    order: &[Point],
-    deadline: Option<Instant>,
-    nodes: Option<u64>,
-) -> RootPlan {
-    let size = board.size();
-    let me = board.to_move();
-    let mut cells: Vec<usize> = order
-        .iter()
-        .map(|p| p.index(size))
-        .filter(|&c| zone.contains(c))
-        .collect();
-    let mut listed = CellSet::new();
-    cells.iter().for_each(|&c| listed.insert(c));
-    cells.extend(zone.iter().filter(|&c| !listed.contains(c)));
-    let mut tb = ThreatBoard::from_board(board);
-    let first_nodes = solver.total_nodes();
-    let (mut safe, mut lost) = (CellSet::new(), CellSet::new());
-    let mut checked = 0;
-    for cell in cells {
-        let spent = solver.total_nodes() - first_nodes;
-        if safe.len() >= PAIR_ENOUGH
-            || deadline.is_some_and(|d| Instant::now() >= d)
-            || nodes.is_some_and(|n| spent >= n)
-        {
-            break;
-        }
-        if tb.get(cell).is_some() {
-            continue;
-        }
-        let left = |n: u64| nodes.map_or(n, |limit| n.min(limit.saturating_sub(spent)).max(1));
-        let remaining = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-        solver.limits = SolverLimits {
-            max_nodes: left(params.verify_nodes.saturating_mul(4)),
-            max_time: remaining,
-            ..SolverLimits::default()
-        };
-        let limits = DefenceLimits {
-            verify_nodes: left(params.verify_nodes),
-            max_verifications: MAX_VERIFICATIONS,
-            max_time: remaining,
-        };
-        checked += 1;
-        match partner(solver, &mut tb, me, cell, &limits) {
-            Partner::Alone | Partner::With(_) => safe.insert(cell),
-            Partner::Lost => lost.insert(cell),
-            Partner::Unknown => {}
-        }
-    }
-    let names = |set: &CellSet| {
-        let v: Vec<String> = set.points(size).map(format_gtp).collect();
-        v.join(" ")
-    };
-    tracing::info!(
-        "solver: pair defence, {checked} first stones checked; with a partner: {}; lost: {}",
-        names(&safe),
-        names(&lost)
-    );
-    if safe.is_empty() {
-        let mut rest = *zone;
-        lost.iter().for_each(|c| rest.remove(c));
-        return RootPlan::Restrict {
-            allowed: if rest.is_empty() { *zone } else { rest },
-            lost,
-        };
-    }
-    RootPlan::Restrict {
-        allowed: safe,
-        lost,
-    }
-}
+use crate::patterns::CellSet;
+use crate::rules::{Board, Color, Stage};
+use crate::search::SolverParams;
+use crate::tactics::{Solver, SolverLimits, Verdict};
 
 /// Marks the root's children for a [`RootPlan::Restrict`]: cells in `lost` as proven losses,
 /// other cells outside `allowed` as excluded. Marks nothing when no child would remain.
@@ -402,10 +162,14 @@ pub(crate) fn root_choice(tree: &Tree) -> Option<u32> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::node::Stats;
     use super::*;
-    use crate::search::node::Stats;
-    use crate::search::{Decision, Limits, Search, SearchParams, SimpleFactory};
+    use crate::rules::Point;
+    use crate::search::common::SimpleFactory;
+    use crate::search::common::{root_plan, RootPlan};
+    use crate::search::{Decision, Limits, Search, SearchParams};
     use crate::tactics::suite::replay;
+    use crate::tactics::ThreatBoard;
 
     fn params(solver: bool) -> SearchParams {
         SearchParams {
@@ -474,12 +238,12 @@ mod tests {
         // (tests/data/vcdt.txt, hand-row-then-column), though no six is possible this turn.
         let b = replay("k10 a19-h19 l10-m10 o19-a12 n13-o13 s12-s5").unwrap();
         let o = Search::new(params(true), SimpleFactory)
-            .think(&b, Limits::default())
+            .think(&b, &Limits::default())
             .unwrap();
         assert_eq!(o.decision, Decision::Proven);
         assert_eq!(o.playouts, 0);
         let plain = Search::new(params(false), SimpleFactory)
-            .think(&b, Limits::default())
+            .think(&b, &Limits::default())
             .unwrap();
         assert_eq!(plain.decision, Decision::Searched);
     }
@@ -491,7 +255,7 @@ mod tests {
         let b = replay("k10 a19-h19 l10-m10 o19-a12 f6-g7 s12-s5 h8-s1 s19").unwrap();
         let j10 = Point::new(9, 9);
         let mut s = Search::new(params(true), SimpleFactory);
-        let o = s.think(&b, Limits::default()).unwrap();
+        let o = s.think(&b, &Limits::default()).unwrap();
         assert_eq!(o.best, j10, "{o:?}");
         // The plan: j10 allowed, the zone's other cells proven lost.
         let mut solver = Solver::new(SolverLimits::default());
@@ -536,7 +300,7 @@ mod tests {
                 SimpleFactory,
             );
             for _ in 0..2 {
-                let o = s.think(&b, Limits::default()).unwrap();
+                let o = s.think(&b, &Limits::default()).unwrap();
                 b.play(o.best).unwrap();
             }
             assert!(

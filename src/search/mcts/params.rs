@@ -1,7 +1,7 @@
 //! Tunable search parameters. Every field is meant to become a key of the `[search]` config
 //! section; the defaults are the documented starting point (docs/README-search.md).
 
-pub use super::solver_hooks::SolverParams;
+use crate::search::common::{PlayoutPolicy, SolverParams};
 
 /// How the search treats the two orders {a,b} / {b,a} of one turn's stones (design.md A2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -12,15 +12,6 @@ pub enum PairOrder {
     /// sorted by prior, so "the first stone is the one with the higher prior"). Only applied when
     /// neither stone is forced, where the other order is guaranteed to exist in the tree.
     Canonical,
-}
-
-/// How a playout draws a stone once the hard rules (complete a six, block a six) are silent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PlayoutPolicy {
-    /// Roulette wheel by the position's playout weights (the Bradley-Terry gammas).
-    Gammas,
-    /// Every empty cell alike: the plain-UCT baseline of the design's key ablation.
-    Uniform,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -155,15 +146,7 @@ impl SearchParams {
             early_stop: s.early_stop,
             early_stop_min_share: s.early_stop_min_share as f32,
             reuse_tree: s.reuse_tree,
-            solver: SolverParams {
-                enabled: s.solver,
-                root_nodes: s.solver_root_nodes,
-                verify_nodes: s.solver_verify_nodes,
-                tree_nodes: s.solver_tree_nodes,
-                tree_plies: s.solver_tree_plies,
-                pair_defence: s.solver_pair_defence,
-                pair_share: s.solver_pair_share as f32,
-            },
+            solver: SolverParams::from_config(config)?,
             playout_cutoff: s.playout_cutoff,
             playout_policy,
             value_mix: s.value_mix as f32,

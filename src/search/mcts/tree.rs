@@ -166,8 +166,8 @@ impl Tree {
 
 #[cfg(test)]
 mod tests {
+    use super::super::node::Stats;
     use super::*;
-    use crate::search::node::Stats;
 
     /// Builds a small tree: root -> 3 children; child 1 -> 2 children; its child 0 -> 2.
     fn build(tree: &Tree) -> (u32, u32) {

@@ -3,18 +3,14 @@
 //! Prints playouts per second and a signature of the search's behaviour (Stockfish's habit):
 //! with one thread the search is deterministic, so the signature (a hash of every position's
 //! tree size, root visits and chosen stone) changes only when search behaviour changes. The
-//! expected value is kept in `src/search/bench.signature` and checked by a test; a commit
+//! expected value is kept in `src/bench/search.signature` and checked by a test; a commit
 //! that changes behaviour updates that file.
 
-use super::mcts::{Limits, Search};
-use super::params::SearchParams;
-use super::policy_position::PolicyFactory;
-use super::position::PositionFactory;
-use super::simple::SimpleFactory;
 use crate::eval::Evaluator;
 use crate::notation::{format_gtp, parse_gtp};
 use crate::policy::Gammas;
 use crate::rules::Board;
+use crate::search::{Limits, PolicyFactory, PositionFactory, Search, SearchParams, SolverParams};
 use std::fmt::Write as _;
 use std::sync::Arc;
 use std::time::Instant;
@@ -38,7 +34,7 @@ const POSITIONS: &[&str] = &[
 pub const BENCH_PLAYOUTS: u64 = 5_000;
 
 /// The signature `liuzi bench --threads 1` must print (see the module docs).
-pub const EXPECTED_SIGNATURE: &str = include_str!("bench.signature");
+pub const EXPECTED_SIGNATURE: &str = include_str!("search.signature");
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct BenchReport {
@@ -82,7 +78,7 @@ pub fn bench_params(threads: usize) -> SearchParams {
         early_stop: false,
         reuse_tree: false,
         max_nodes: 4 << 20,
-        solver: super::SolverParams {
+        solver: SolverParams {
             enabled: false,
             ..Default::default()
         },
@@ -120,11 +116,6 @@ pub fn run_bench(threads: usize) -> BenchReport {
     )
 }
 
-/// Runs the bench with the self-contained fallback knowledge (no gammas).
-pub fn run_bench_fallback(threads: usize) -> BenchReport {
-    run_bench_with(SimpleFactory, bench_params(threads))
-}
-
 /// Runs the bench with any position factory and parameters, without an evaluator.
 pub fn run_bench_with<F: PositionFactory>(factory: F, params: SearchParams) -> BenchReport {
     run_bench_with_evaluator(factory, params, None)
@@ -153,11 +144,11 @@ pub fn run_bench_with_evaluator<F: PositionFactory>(
     for (i, board) in bench_positions().iter().enumerate() {
         search.clear();
         let o = search
-            .think(board, Limits::default())
+            .think(board, &Limits::default())
             .expect("bench positions are not over");
         playouts += o.playouts;
-        nodes += o.nodes as u64;
-        mix(o.nodes as u64);
+        nodes += o.nodes;
+        mix(o.nodes);
         mix(o.root_visits as u64);
         mix(o.best.index(19) as u64);
         let _ = writeln!(
@@ -247,7 +238,7 @@ mod tests {
             report.signature,
             EXPECTED_SIGNATURE.trim(),
             "search behaviour changed: if intended, write the new signature into \
-             src/search/bench.signature\n{}",
+             src/bench/search.signature\n{}",
             report.text
         );
     }

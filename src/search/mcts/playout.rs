@@ -1,10 +1,10 @@
 //! Stone-level playouts: hard rules first, then a roulette-wheel draw from the position's
 //! weights (design.md A2 "forced replies", A4).
 
-use super::position::{SearchPosition, SearchRng};
 use crate::eval::Evaluator;
 use crate::patterns::stones_left;
 use crate::rules::{GameResult, Point};
+use crate::search::common::{SearchPosition, SearchRng};
 use rand::Rng;
 
 /// A playout cut-off (`search.playout_cutoff`): after `stones` stones the playout stops, and its
@@ -136,10 +136,10 @@ mod tests {
     use crate::policy::Gammas;
     use crate::rules::Board;
     use crate::rules::Color;
-    use crate::search::fixtures::{black_four, board_of, p, white_live_four};
-    use crate::search::policy_position::PolicyFactory;
-    use crate::search::position::PositionFactory;
-    use crate::search::simple::SimplePosition;
+    use crate::search::common::fixtures::{black_four, board_of, p, white_live_four};
+    use crate::search::common::PolicyFactory;
+    use crate::search::common::PositionFactory;
+    use crate::search::common::SimplePosition;
     use rand::SeedableRng;
     use std::sync::Arc;
 

@@ -10,9 +10,9 @@
 
 use super::node::Children;
 use super::params::{PairOrder, SearchParams};
-use super::position::SearchPosition;
 use super::tree::Tree;
 use crate::rules::{Point, Stage};
+use crate::search::common::SearchPosition;
 
 /// Per-thread buffers.
 #[derive(Default)]

@@ -1,8 +1,11 @@
 //! Behaviour of the whole search on small positions (the tactical and bookkeeping promises).
 
-use super::fixtures::{black_four, board_of, p, white_live_four};
 use super::*;
 use crate::rules::{Board, Color, GameResult, Point};
+use crate::search::common::fixtures::{black_four, board_of, p, white_live_four};
+use crate::search::common::{
+    PolicyFactory, SearchPosition, SearchRng, SimpleFactory, SimplePosition,
+};
 use rand::{Rng, SeedableRng};
 use std::time::{Duration, Instant};
 
@@ -19,7 +22,7 @@ fn search(playouts: u64) -> Search<SimpleFactory> {
 }
 
 fn think(s: &mut Search<SimpleFactory>, b: &Board) -> SearchOutcome {
-    s.think(b, Limits::default()).unwrap()
+    s.think(b, &Limits::default()).unwrap()
 }
 
 /// A position reached by random play (the simple playout policy) that is still going.
@@ -182,7 +185,7 @@ fn never_plays_an_illegal_stone() {
         let b = random_position(&mut rng, 120);
         let o = think(&mut s, &b);
         assert!(b.is_empty_at(o.best), "{:?} on {:?}", o.best, b.history());
-        for info in &s.root_info().children {
+        for info in &s.analysis().children {
             assert!(b.is_empty_at(info.point));
         }
     }
@@ -212,15 +215,7 @@ fn keeps_to_its_time_budget() {
     let b = board_of(&[p(9, 9), p(10, 10), p(8, 10)]);
     let budget = Duration::from_millis(150);
     let start = Instant::now();
-    let o = s
-        .think(
-            &b,
-            Limits {
-                time: Some(budget),
-                playouts: None,
-            },
-        )
-        .unwrap();
+    let o = s.think(&b, &Limits::with_time(Some(budget))).unwrap();
     let elapsed = start.elapsed();
     assert!(o.playouts > 0);
     assert!(
@@ -252,7 +247,7 @@ fn tree_reuse_keeps_the_statistics_of_the_played_stone() {
     let mut b = board_of(&[p(9, 9), p(10, 10), p(8, 10)]);
     let first = think(&mut s, &b);
     let chosen = s
-        .root_info()
+        .analysis()
         .children
         .iter()
         .find(|c| c.point == first.best)
@@ -303,7 +298,7 @@ fn second_stone_root_gets_every_second_stone() {
     let pos = SimplePosition::new(&b);
     let mut cands = Vec::new();
     pos.candidates(&mut cands);
-    assert_eq!(s.root_info().children.len(), cands.len());
+    assert_eq!(s.analysis().children.len(), cands.len());
 }
 
 #[test]
@@ -395,7 +390,7 @@ fn second_stone_at_the_node_cap_still_gets_every_second_stone() {
     assert!(b.is_empty_at(second.best));
     let mut cands = Vec::new();
     SimplePosition::new(&b).candidates(&mut cands);
-    assert_eq!(s.root_info().children.len(), cands.len());
+    assert_eq!(s.analysis().children.len(), cands.len());
     assert!(s.nodes() <= 1024);
 }
 
@@ -419,9 +414,9 @@ fn value_mix_is_deterministic_and_changes_the_statistics() {
     let b = board_of(&[p(9, 9), p(10, 10), p(8, 10)]);
     let run = |mix: f32| {
         let mut s = valued_search(mix, 400);
-        let o = s.think(&b, Limits::default()).unwrap();
+        let o = s.think(&b, &Limits::default()).unwrap();
         let stats: Vec<(u32, Option<f32>)> = s
-            .root_info()
+            .analysis()
             .children
             .iter()
             .map(|c| (c.visits, c.win_rate))
@@ -442,7 +437,7 @@ fn with_only_the_leaf_value_the_search_still_sees_sixes() {
     let mut s = valued_search(1.0, 300);
     let mut b = board_of(&black_four());
     for _ in 0..2 {
-        let o = s.think(&b, Limits::default()).unwrap();
+        let o = s.think(&b, &Limits::default()).unwrap();
         b.play(o.best).unwrap();
     }
     assert_eq!(b.result(), GameResult::Win(Color::Black));
@@ -450,7 +445,7 @@ fn with_only_the_leaf_value_the_search_still_sees_sixes() {
     let mut s = valued_search(1.0, 300);
     let mut b = board_of(&white_live_four());
     for _ in 0..2 {
-        let o = s.think(&b, Limits::default()).unwrap();
+        let o = s.think(&b, &Limits::default()).unwrap();
         b.play(o.best).unwrap();
     }
     assert!(!opponent_threatens_after_turn(&b), "{:?}", b.history());
@@ -475,4 +470,28 @@ fn early_stop_waits_for_its_share_of_the_budget() {
     let late = run(0.75);
     assert!((15_000..20_000).contains(&late), "{late}");
     assert_eq!(run(1.0), 20_000);
+}
+
+#[test]
+fn search_with_the_policy_plays_legal_stones_and_wins() {
+    let mut s = Search::new(
+        SearchParams {
+            playouts_per_stone: Some(200),
+            max_nodes: 1 << 18,
+            ..SearchParams::default()
+        },
+        PolicyFactory::new(std::sync::Arc::new(crate::policy::Gammas::uniform())),
+    );
+    let mut b = board_of(&black_four());
+    for _ in 0..2 {
+        let o = s.think(&b, &Limits::default()).unwrap();
+        assert!(b.is_empty_at(o.best));
+        b.play(o.best).unwrap();
+    }
+    assert!(b.is_over());
+    let mut b = Board::standard();
+    b.play(p(9, 9)).unwrap();
+    let o = s.think(&b, &Limits::default()).unwrap();
+    assert!(b.is_empty_at(o.best));
+    assert!(o.playouts > 0);
 }

@@ -76,9 +76,9 @@ pub(crate) fn select_child(
 
 #[cfg(test)]
 mod tests {
+    use super::super::node::Stats;
+    use super::super::tree::ROOT;
     use super::*;
-    use crate::search::node::Stats;
-    use crate::search::tree::ROOT;
 
     fn tree_with(children: &[(f32, u32, u32)]) -> (Tree, Children) {
         let tree = Tree::new(64);

@@ -1,0 +1,30 @@
+//! The layer both searches stand on: what one stone's search may spend ([`Limits`]), what it
+//! answers ([`SearchOutcome`], [`Analysis`]), the stones that need no search
+//! ([`forced_stone`]), the threat solver's root plan ([`root_plan`]), the position interface
+//! ([`SearchPosition`]) with the Bradley-Terry positions and the fallback knowledge.
+//!
+//! `mcts/` and `alphabeta/` import from here and never from each other.
+
+mod fallback;
+#[cfg(test)]
+pub(crate) mod fixtures;
+mod forced;
+mod limits;
+mod outcome;
+mod policy_position;
+mod position;
+mod root_plan;
+#[cfg(test)]
+mod simple;
+
+pub use fallback::proximity_gammas;
+pub(crate) use forced::{forced_stone, policy_of};
+pub(crate) use limits::min_cap;
+pub use limits::Limits;
+pub use outcome::{Analysis, ChildAnalysis, Decision, SearchOutcome};
+pub use policy_position::{PlayoutPolicy, PolicyFactory, PolicyPosition};
+pub use position::{PositionFactory, SearchPosition, SearchRng};
+pub use root_plan::SolverParams;
+pub(crate) use root_plan::{root_plan, RootPlan};
+#[cfg(test)]
+pub(crate) use simple::{SimpleFactory, SimplePosition};

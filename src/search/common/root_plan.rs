@@ -1,0 +1,272 @@
+//! The threat-space solver's root pre-pass, the same for both searches (design.md, "The
+//! solver in the search"): a proven VCDT of the side to move is played at once; when the
+//! opponent has one (if we passed), the root is cut to the defence zone, at a turn's first stone
+//! to the first stones that have a defending second one (pair defence), and at its second stone
+//! the zone cells verified to lose are marked lost. The MCTS's proofs inside its tree are in
+//! `mcts/proofs.rs`.
+
+use crate::notation::format_gtp;
+use crate::patterns::{stones_left, CellSet};
+use crate::rules::{Board, Point};
+use crate::tactics::{
+    defend, partner, DefenceLimits, Partner, Solver, SolverLimits, Threat, ThreatBoard, Verdict,
+};
+use std::time::{Duration, Instant};
+
+/// The solver's settings (`[search] solver*` keys).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolverParams {
+    /// Use the solver at all (off: the search as it was, for comparison matches).
+    pub enabled: bool,
+    /// Node limit of the root's VCDT solves (ours, and the opponent's after a pass).
+    pub root_nodes: u64,
+    /// Node limit of each verification of a defence-zone cell at the root.
+    pub verify_nodes: u64,
+    /// Node limit of the solve when a tree node is expanded; 0 = no solves in the tree.
+    pub tree_nodes: u64,
+    /// Tree nodes at most this many stones below the root are solved at expansion.
+    pub tree_plies: u32,
+    /// At a turn's first stone under an opponent VCDT, check first stones for a defending second
+    /// (pair defence) and keep the root to those that have one (MCTS only).
+    pub pair_defence: bool,
+    /// Share of a stone's time for the pair defence's checks at a turn's first stone; the
+    /// verifications at its second stone get half of it (with the pair defence on).
+    pub pair_share: f32,
+}
+
+impl Default for SolverParams {
+    fn default() -> Self {
+        SolverParams {
+            enabled: true,
+            root_nodes: 100_000,
+            verify_nodes: 5_000,
+            tree_nodes: 300,
+            tree_plies: 4,
+            pair_defence: true,
+            pair_share: 0.25,
+        }
+    }
+}
+
+impl SolverParams {
+    /// The `[search] solver*` keys of `config`, checked.
+    pub fn from_config(config: &crate::config::EngineConfig) -> Result<SolverParams, String> {
+        let s = &config.search;
+        let params = SolverParams {
+            enabled: s.solver,
+            root_nodes: s.solver_root_nodes,
+            verify_nodes: s.solver_verify_nodes,
+            tree_nodes: s.solver_tree_nodes,
+            tree_plies: s.solver_tree_plies,
+            pair_defence: s.solver_pair_defence,
+            pair_share: s.solver_pair_share as f32,
+        };
+        if !(0.0..=1.0).contains(&params.pair_share) {
+            return Err(format!(
+                "search.solver_pair_share must be in 0..=1, got {}",
+                params.pair_share
+            ));
+        }
+        Ok(params)
+    }
+}
+
+/// Most zone cells verified at the root.
+const MAX_VERIFICATIONS: usize = 48;
+/// The pair defence stops once this many first stones are known to have a defending second:
+/// enough choice for the tree.
+const PAIR_ENOUGH: usize = 8;
+/// With a playout limit, the pair defence places at most this many stones per playout.
+const PAIR_NODES_PER_PLAYOUT: u64 = 80;
+/// Share of a stone's time the root pre-pass may spend on each solve.
+const ROOT_TIME_SHARE: u32 = 8;
+/// With a playout limit, the root pre-pass places at most this many stones per playout in each
+/// of its solves and in its verifications together (a solver node costs about a microsecond, a
+/// playout a few hundred), so small fixed budgets stay small.
+const NODES_PER_PLAYOUT: u64 = 20;
+
+/// What the root pre-pass decided.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum RootPlan {
+    /// A proven VCDT starts with this stone.
+    Play(Point),
+    /// The opponent has a VCDT: the root's stones are cut to `allowed`; `lost` are proven to
+    /// lose (our last stone of the turn, after which the opponent's VCDT stands).
+    Restrict {
+        allowed: CellSet,
+        lost: CellSet,
+    },
+    Free,
+}
+
+/// The root pre-pass for the side to move on `board` (not over, no immediate win or forced
+/// single block: those come first).
+/// `time` and `playouts` are the stone's limits. `order`: the root's candidate stones, best
+/// first, for the pair defence (`None`: no pair defence, whatever `params` say).
+pub(crate) fn root_plan(
+    solver: &mut Solver,
+    board: &Board,
+    params: &SolverParams,
+    time: Option<Duration>,
+    playouts: Option<u64>,
+    order: Option<&[Point]>,
+) -> RootPlan {
+    let start = Instant::now();
+    let pair = params.pair_defence && order.is_some();
+    let budget = playouts.map_or(u64::MAX, |n| n.saturating_mul(NODES_PER_PLAYOUT).max(1));
+    solver.limits = SolverLimits {
+        max_nodes: params.root_nodes.min(budget),
+        max_time: time.map(|t| t / ROOT_TIME_SHARE),
+        ..SolverLimits::default()
+    };
+    if let Verdict::Win(proof) = solver.solve(board) {
+        let line: Vec<String> = proof.line.iter().map(|&p| format_gtp(p)).collect();
+        tracing::info!(depth = proof.depth, "solver: VCDT {}", line.join(" "));
+        return RootPlan::Play(proof.stones[0]);
+    }
+    let verify_nodes = params
+        .verify_nodes
+        .min(budget / MAX_VERIFICATIONS as u64)
+        .max(1);
+    let two_stones = stones_left(board) == 2;
+    let limits = DefenceLimits {
+        verify_nodes,
+        // With the pair defence, single stones are checked by the pair checks at the first
+        // stone, and the second stone's verifications get their own share.
+        max_verifications: if pair && two_stones {
+            0
+        } else {
+            MAX_VERIFICATIONS
+        },
+        max_time: time.map(|t| {
+            if pair {
+                t.mul_f32(params.pair_share / 2.0)
+            } else {
+                t / ROOT_TIME_SHARE
+            }
+        }),
+    };
+    let Threat::Vcdt(defence) = defend(solver, board, &limits) else {
+        return RootPlan::Free;
+    };
+    let size = board.size();
+    let names = |set: &CellSet| {
+        let v: Vec<String> = set.points(size).map(format_gtp).collect();
+        v.join(" ")
+    };
+    tracing::info!(
+        "solver: opponent VCDT, zone {} (breakers: {})",
+        names(&defence.zone),
+        names(&defence.breakers)
+    );
+    if !two_stones {
+        // Our last stone: a zone cell verified to lose does lose, one verified to break the
+        // threat is safe.
+        let allowed = if pair && !defence.breakers.is_empty() {
+            defence.breakers
+        } else {
+            defence.candidates()
+        };
+        if allowed.is_empty() {
+            return RootPlan::Restrict {
+                allowed: defence.zone,
+                lost: CellSet::new(),
+            };
+        }
+        RootPlan::Restrict {
+            allowed,
+            lost: defence.losing,
+        }
+    } else if let Some(order) = order.filter(|_| pair) {
+        let deadline = time.map(|t| start + t.mul_f32(params.pair_share));
+        let nodes = playouts.map(|n| n.saturating_mul(PAIR_NODES_PER_PLAYOUT).max(1));
+        pair_defence(solver, board, params, &defence.zone, order, deadline, nodes)
+    } else {
+        // Two stones: any defending pair has a stone in the zone, which can go first.
+        RootPlan::Restrict {
+            allowed: defence.zone,
+            lost: CellSet::new(),
+        }
+    }
+}
+
+/// The pair defence at a turn's first stone: zone cells, in `order` (then the rest of the zone),
+/// are checked for a second stone that completes a defence ([`partner`]) until [`PAIR_ENOUGH`]
+/// have one or the deadline or node budget is reached. The root keeps the cells with a partner;
+/// cells where no second stone helps are proven losses. Without any cell with a partner, the
+/// root keeps the zone.
+fn pair_defence(
+    solver: &mut Solver,
+    board: &Board,
+    params: &SolverParams,
+    zone: &CellSet,
+    order: &[Point],
+    deadline: Option<Instant>,
+    nodes: Option<u64>,
+) -> RootPlan {
+    let size = board.size();
+    let me = board.to_move();
+    let mut cells: Vec<usize> = order
+        .iter()
+        .map(|p| p.index(size))
+        .filter(|&c| zone.contains(c))
+        .collect();
+    let mut listed = CellSet::new();
+    cells.iter().for_each(|&c| listed.insert(c));
+    cells.extend(zone.iter().filter(|&c| !listed.contains(c)));
+    let mut tb = ThreatBoard::from_board(board);
+    let first_nodes = solver.total_nodes();
+    let (mut safe, mut lost) = (CellSet::new(), CellSet::new());
+    let mut checked = 0;
+    for cell in cells {
+        let spent = solver.total_nodes() - first_nodes;
+        if safe.len() >= PAIR_ENOUGH
+            || deadline.is_some_and(|d| Instant::now() >= d)
+            || nodes.is_some_and(|n| spent >= n)
+        {
+            break;
+        }
+        if tb.get(cell).is_some() {
+            continue;
+        }
+        let left = |n: u64| nodes.map_or(n, |limit| n.min(limit.saturating_sub(spent)).max(1));
+        let remaining = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        solver.limits = SolverLimits {
+            max_nodes: left(params.verify_nodes.saturating_mul(4)),
+            max_time: remaining,
+            ..SolverLimits::default()
+        };
+        let limits = DefenceLimits {
+            verify_nodes: left(params.verify_nodes),
+            max_verifications: MAX_VERIFICATIONS,
+            max_time: remaining,
+        };
+        checked += 1;
+        match partner(solver, &mut tb, me, cell, &limits) {
+            Partner::Alone | Partner::With(_) => safe.insert(cell),
+            Partner::Lost => lost.insert(cell),
+            Partner::Unknown => {}
+        }
+    }
+    let names = |set: &CellSet| {
+        let v: Vec<String> = set.points(size).map(format_gtp).collect();
+        v.join(" ")
+    };
+    tracing::info!(
+        "solver: pair defence, {checked} first stones checked; with a partner: {}; lost: {}",
+        names(&safe),
+        names(&lost)
+    );
+    if safe.is_empty() {
+        let mut rest = *zone;
+        lost.iter().for_each(|c| rest.remove(c));
+        return RootPlan::Restrict {
+            allowed: if rest.is_empty() { *zone } else { rest },
+            lost,
+        };
+    }
+    RootPlan::Restrict {
+        allowed: safe,
+        lost,
+    }
+}

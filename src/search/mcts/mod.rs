@@ -1,0 +1,200 @@
+//! Monte-Carlo tree search with the Bradley-Terry bias (design.md, "Tree search").
+//!
+//! * One stone per tree ply; a node's stage and pending first stone follow from its path.
+//! * Selection by the biased UCB of Ikeda & Viennot with explicit first-play urgency
+//!   ([`select`](self::select)); children sorted by prior; forced sets (win, block) at
+//!   expansion ([`expand`](self::expand)).
+//! * Stone-level playouts: hard rules, then a roulette-wheel draw ([`playout`](self::playout)).
+//! * Tree-parallel workers with virtual loss over a lock-free arena ([`worker`](self::worker),
+//!   [`tree`](self::tree), [`node`](self::node)); tree reuse by re-rooting ([`root`](self::root)).
+//! * The threat-space solver: the shared root plan, proven nodes in the tree
+//!   ([`proofs`](self::proofs)).
+//! * The final choice, principal variation and log line ([`outcome`](self::outcome)).
+
+mod expand;
+mod node;
+mod outcome;
+mod params;
+mod playout;
+mod proofs;
+mod root;
+mod select;
+mod tree;
+mod worker;
+
+pub use params::{PairOrder, SearchParams};
+
+use super::common::{
+    forced_stone, min_cap, policy_of, root_plan, Analysis, Decision, Limits, PositionFactory,
+    RootPlan, SearchOutcome,
+};
+use crate::eval::Evaluator;
+use crate::rules::{Board, Point};
+use crate::tactics::{Solver, SolverLimits};
+use expand::{expand, ExpandScratch};
+use std::sync::Arc;
+use std::time::Instant;
+use tree::{Tree, ROOT};
+
+/// Monte-Carlo tree search over positions built by `F`.
+pub struct Search<F: PositionFactory> {
+    params: SearchParams,
+    factory: F,
+    tree: Tree,
+    /// Board size and stones at the tree's root, when the tree holds a search.
+    root_history: Option<(usize, Vec<Point>)>,
+    root_info: Analysis,
+    /// The threat solver of the root pre-pass.
+    solver: Solver,
+    /// Scores cut-off playouts (`params.playout_cutoff`) and leaves (`params.value_mix`).
+    evaluator: Option<Arc<Evaluator>>,
+}
+
+impl<F: PositionFactory> Search<F> {
+    pub fn new(params: SearchParams, factory: F) -> Search<F> {
+        let tree = Tree::new(params.max_nodes);
+        Search {
+            params,
+            factory,
+            tree,
+            root_history: None,
+            root_info: Analysis::default(),
+            solver: Solver::new(SolverLimits::default()),
+            evaluator: None,
+        }
+    }
+
+    /// The evaluator that scores cut-off playouts and values leaves (`playout_cutoff`,
+    /// `value_mix`); without one, playouts run to the end and alone give the reward.
+    pub fn set_evaluator(&mut self, evaluator: Option<Arc<Evaluator>>) {
+        self.evaluator = evaluator;
+    }
+
+    pub fn params(&self) -> &SearchParams {
+        &self.params
+    }
+
+    pub fn factory(&self) -> &F {
+        &self.factory
+    }
+
+    /// Forgets the tree (new game, takeback).
+    pub fn clear(&mut self) {
+        self.tree.clear();
+        self.root_history = None;
+        self.root_info = Analysis::default();
+        self.solver.clear();
+    }
+
+    /// The root of the last search (policy, visits and win rates per child).
+    pub fn analysis(&self) -> &Analysis {
+        &self.root_info
+    }
+
+    /// P(m) of every candidate stone of the side to move on `board`.
+    pub fn policy(&self, board: &Board) -> Vec<(Point, f32)> {
+        policy_of(&self.factory.position(board))
+    }
+
+    /// Tree edges in use.
+    pub fn nodes(&self) -> usize {
+        self.tree.len()
+    }
+
+    /// Chooses a stone for the side to move. `None` only when the game is over.
+    pub fn think(&mut self, board: &Board, limits: &Limits) -> Option<SearchOutcome> {
+        if board.is_over() || board.legal_points().next().is_none() {
+            return None;
+        }
+        let start = Instant::now();
+        let root_pos = self.factory.position(board);
+        let mut scratch = ExpandScratch::default();
+        self.root_info = Analysis {
+            stone_count: board.stone_count(),
+            policy: policy_of(&root_pos),
+            children: Vec::new(),
+        };
+        if let Some((best, decision)) = forced_stone(&root_pos) {
+            let outcome = SearchOutcome {
+                win_rate: (decision == Decision::Win).then_some(1.0),
+                nodes: self.tree.len() as u64,
+                ..SearchOutcome::unsearched(best, decision, start.elapsed())
+            };
+            outcome::log_summary(board, &outcome, limits.time);
+            return Some(outcome);
+        }
+        let plan = if self.params.solver.enabled {
+            let playouts = min_cap(limits.playouts, self.params.playouts_per_stone);
+            let mut order = self.root_info.policy.clone();
+            order.sort_by(|a, b| b.1.total_cmp(&a.1));
+            let order: Vec<Point> = order.into_iter().map(|(p, _)| p).collect();
+            root_plan(
+                &mut self.solver,
+                board,
+                &self.params.solver,
+                limits.time,
+                playouts,
+                Some(&order),
+            )
+        } else {
+            RootPlan::Free
+        };
+        if let RootPlan::Play(best) = plan {
+            let outcome = SearchOutcome {
+                win_rate: Some(1.0),
+                nodes: self.tree.len() as u64,
+                ..SearchOutcome::unsearched(best, Decision::Proven, start.elapsed())
+            };
+            outcome::log_summary(board, &outcome, limits.time);
+            return Some(outcome);
+        }
+        let reused_visits = self.prepare_root(board, &root_pos, &mut scratch);
+        if self.tree.children(ROOT).is_none()
+            && !expand(
+                &self.tree,
+                &self.params,
+                ROOT,
+                0,
+                &root_pos,
+                &[],
+                &mut scratch,
+            )
+        {
+            // No room left even for the root's children: start afresh.
+            self.tree.clear();
+            let expanded = expand(
+                &self.tree,
+                &self.params,
+                ROOT,
+                0,
+                &root_pos,
+                &[],
+                &mut scratch,
+            );
+            assert!(expanded, "an empty tree has room for the root's children");
+        }
+        self.root_history = Some((board.size(), board.history().to_vec()));
+        proofs::clear_exclusions(&self.tree);
+        if let RootPlan::Restrict { allowed, lost } = &plan {
+            proofs::restrict_root(&self.tree, allowed, lost);
+        }
+        #[cfg(debug_assertions)]
+        self.check_tree(&root_pos);
+
+        let playouts = self.run_workers(board, &root_pos, limits, start);
+        let outcome = outcome::outcome(
+            &self.tree,
+            &self.params,
+            board.size(),
+            playouts,
+            reused_visits,
+            start.elapsed(),
+        );
+        self.root_info.children = outcome::root_children(&self.tree, board.size());
+        outcome::log_summary(board, &outcome, limits.time);
+        Some(outcome)
+    }
+}
+
+#[cfg(test)]
+mod tests;

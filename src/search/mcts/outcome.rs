@@ -1,0 +1,110 @@
+//! The end of a search: the stone to play (a proven win, else the most visited child), the
+//! principal variation, the root's children for the analysis, and the per-stone log line.
+
+use super::node::Proof;
+use super::params::SearchParams;
+use super::proofs;
+use super::tree::{Tree, ROOT};
+use crate::notation::format_gtp;
+use crate::rules::{Board, Point};
+use crate::search::common::{ChildAnalysis, Decision, SearchOutcome};
+use std::time::Duration;
+
+/// The outcome of a search that ran `playouts` over `tree` (root expanded).
+pub(super) fn outcome(
+    tree: &Tree,
+    params: &SearchParams,
+    size: usize,
+    playouts: u64,
+    reused_visits: u32,
+    elapsed: Duration,
+) -> SearchOutcome {
+    let chosen = params
+        .solver
+        .enabled
+        .then(|| proofs::root_choice(tree))
+        .flatten();
+    let best = chosen
+        .or_else(|| best_child(tree, ROOT))
+        .expect("the root is expanded");
+    let mut pv = Vec::new();
+    let mut node = Some(best);
+    while let Some(e) = node {
+        if pv.len() >= 16 || tree.edge(e).stats().visits == 0 {
+            break;
+        }
+        pv.push(Point::from_index(tree.edge(e).cell() as usize, size));
+        node = best_child(tree, e);
+    }
+    let best_edge = tree.edge(best);
+    let point = Point::from_index(best_edge.cell() as usize, size);
+    let decision = if best_edge.proof() == Proof::Win {
+        Decision::Proven
+    } else {
+        Decision::Searched
+    };
+    SearchOutcome {
+        playouts,
+        reused_visits,
+        root_visits: tree.edge(ROOT).stats().visits,
+        win_rate: best_edge.stats().mean(),
+        pv,
+        nodes: tree.len() as u64,
+        ..SearchOutcome::unsearched(point, decision, elapsed)
+    }
+}
+
+/// The root's children with their priors, visits and win rates.
+pub(super) fn root_children(tree: &Tree, size: usize) -> Vec<ChildAnalysis> {
+    let Some(c) = tree.children(ROOT) else {
+        return Vec::new();
+    };
+    c.range()
+        .map(|i| {
+            let e = tree.edge(i);
+            ChildAnalysis {
+                point: Point::from_index(e.cell() as usize, size),
+                prior: e.prior(),
+                visits: e.stats().visits,
+                win_rate: e.stats().mean(),
+            }
+        })
+        .collect()
+}
+
+/// The most visited child of `edge` (ties: higher mean, then prior order).
+fn best_child(tree: &Tree, edge: u32) -> Option<u32> {
+    let c = tree.children(edge)?;
+    let key = |i: u32| {
+        let s = tree.edge(i).stats();
+        (s.visits, s.mean_key())
+    };
+    let mut best = c.first;
+    for i in c.range() {
+        if key(i) > key(best) {
+            best = i;
+        }
+    }
+    Some(best)
+}
+
+pub(super) fn log_summary(board: &Board, o: &SearchOutcome, budget: Option<Duration>) {
+    let pv: Vec<String> = o.pv.iter().map(|&p| format_gtp(p)).collect();
+    tracing::info!(
+        "stone {} {} {}: {:?}, {:.3} s of {}, {} playouts ({:.0}/s, {} reused), win {}, \
+         nodes {}, pv {}",
+        board.stone_count() + 1,
+        board.to_move(),
+        format_gtp(o.best),
+        o.decision,
+        o.elapsed.as_secs_f64(),
+        budget.map_or("-".to_string(), |b| format!("{:.3} s", b.as_secs_f64())),
+        o.playouts,
+        o.playouts_per_second(),
+        o.reused_visits,
+        o.win_rate
+            .map_or("-".to_string(), |w| format!("{:.1}%", 100.0 * w)),
+        o.nodes,
+        pv.join(" ")
+    );
+}

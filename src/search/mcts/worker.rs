@@ -1,0 +1,348 @@
+//! The tree-parallel workers: descend with virtual loss, expand, play out, back up; the playout
+//! and time limits, the caller's stop flag and the early stop.
+
+use super::expand::{earlier_siblings, expand, ExpandScratch};
+use super::node::{Children, Expansion, Proof, MAX_VISITS, REWARD_UNIT};
+use super::params::SearchParams;
+use super::playout::{run_playout, Cutoff};
+use super::proofs;
+use super::select::{select_child, NodeView};
+use super::tree::{Tree, ROOT};
+use super::Search;
+use crate::eval::Evaluator;
+use crate::rules::{Board, Color, GameResult, Point, Stage};
+use crate::search::common::{min_cap, Limits, PositionFactory, SearchPosition, SearchRng};
+use rand::SeedableRng;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+/// State shared by the workers of one search.
+struct Shared<'a> {
+    tree: &'a Tree,
+    params: &'a SearchParams,
+    size: usize,
+    /// Stones on the board at the root.
+    root_len: usize,
+    stop: AtomicBool,
+    /// The caller's stop flag ([`Limits::stop`]).
+    external_stop: Option<&'a AtomicBool>,
+    playouts: AtomicU64,
+    start: Instant,
+    deadline: Option<Instant>,
+    max_playouts: Option<u64>,
+    cutoff: Option<Cutoff<'a>>,
+    /// Values the leaves playouts start from (`params.value_mix > 0`).
+    leaf_evaluator: Option<&'a Evaluator>,
+}
+
+impl Shared<'_> {
+    /// The player whose point of view the stats of the edge at `depth` hold: the one who
+    /// placed its stone (for the root: the player of the last stone, or White on an empty
+    /// board, so that the side to move is its opponent unless it is the same turn).
+    fn mover(&self, depth: usize) -> Color {
+        if self.root_len + depth == 0 {
+            Color::White
+        } else {
+            Board::color_of_stone(self.root_len + depth - 1)
+        }
+    }
+}
+
+/// The reward of `result` for `player`, in units of 1/[`REWARD_UNIT`] of a win.
+fn reward(result: GameResult, player: Color) -> u32 {
+    match result {
+        GameResult::Win(c) if c == player => REWARD_UNIT,
+        GameResult::Win(_) => 0,
+        _ => REWARD_UNIT / 2,
+    }
+}
+
+/// How one descent ended: a result, and the evaluator's win probability for the side to move
+/// at the leaf its playout started from (when leaves are valued).
+struct Ending {
+    result: GameResult,
+    leaf_value: Option<(Color, f64)>,
+}
+
+impl Ending {
+    fn exact(result: GameResult) -> Ending {
+        Ending {
+            result,
+            leaf_value: None,
+        }
+    }
+
+    /// Rewards for Black and White: the result's, mixed with the leaf value by `lambda`, rounded
+    /// to a unit for the leaf's side to move (the other side gets the complement).
+    fn rewards(&self, lambda: f32) -> [u32; 2] {
+        let Some((me, v)) = self.leaf_value else {
+            return [
+                reward(self.result, Color::Black),
+                reward(self.result, Color::White),
+            ];
+        };
+        let z = reward(self.result, me) as f64;
+        let lambda = f64::from(lambda);
+        let mixed = (1.0 - lambda) * z + lambda * f64::from(REWARD_UNIT) * v.clamp(0.0, 1.0);
+        let mine = (mixed.round() as u32).min(REWARD_UNIT);
+        let mut out = [REWARD_UNIT - mine; 2];
+        out[me.index()] = mine;
+        out
+    }
+}
+
+/// Plays the leaf `pos` out, valuing it first when the search mixes in the evaluator.
+fn play_out<P: SearchPosition>(
+    shared: &Shared,
+    pos: &mut P,
+    rng: &mut SearchRng,
+    stones: &mut Vec<Point>,
+) -> Ending {
+    let leaf_value = shared.leaf_evaluator.and_then(|e| {
+        let pb = pos.patterns()?;
+        Some((pos.board().to_move(), e.win_probability(pb)))
+    });
+    Ending {
+        result: run_playout(pos, rng, stones, shared.cutoff.as_ref()),
+        leaf_value,
+    }
+}
+
+impl<F: PositionFactory> Search<F> {
+    pub(super) fn run_workers(
+        &self,
+        board: &Board,
+        root_pos: &F::Position,
+        limits: &Limits,
+        start: Instant,
+    ) -> u64 {
+        let max_playouts = min_cap(limits.playouts, self.params.playouts_per_stone);
+        let shared = Shared {
+            tree: &self.tree,
+            params: &self.params,
+            size: board.size(),
+            root_len: board.stone_count(),
+            stop: AtomicBool::new(false),
+            external_stop: limits.stop.as_deref(),
+            playouts: AtomicU64::new(0),
+            start,
+            deadline: limits.time.map(|t| start + t),
+            max_playouts,
+            cutoff: self
+                .evaluator
+                .as_deref()
+                .filter(|_| self.params.playout_cutoff > 0)
+                .map(|evaluator| Cutoff {
+                    stones: self.params.playout_cutoff,
+                    evaluator,
+                }),
+            leaf_evaluator: self
+                .evaluator
+                .as_deref()
+                .filter(|_| self.params.value_mix > 0.0),
+        };
+        let seed = self
+            .params
+            .seed
+            .wrapping_add((board.stone_count() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        std::thread::scope(|scope| {
+            for thread in 1..self.params.threads {
+                let shared = &shared;
+                let own_root = root_pos.clone();
+                scope.spawn(move || worker(shared, thread, seed, &own_root));
+            }
+            worker(&shared, 0, seed, root_pos);
+        });
+        shared.playouts.load(Ordering::Relaxed)
+    }
+}
+
+/// How often (in playouts) thread 0 looks whether the best stone is settled. The clock is read
+/// after every playout (a few tens of nanoseconds against a playout's tens of microseconds).
+const EARLY_STOP_INTERVAL: u64 = 64;
+
+fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos: &P) {
+    let tree = shared.tree;
+    let params = shared.params;
+    let vl = params.virtual_loss;
+    let mut rng =
+        SearchRng::seed_from_u64(seed ^ (thread as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
+    let mut pos = root_pos.clone();
+    let mut path: Vec<u32> = Vec::with_capacity(64);
+    let mut scratch = ExpandScratch::default();
+    let mut earlier = Vec::new();
+    let mut stones = Vec::new();
+    let mut local = 0u64;
+    let proofs = params.solver.enabled;
+    let mut solver =
+        (proofs && params.solver.tree_nodes > 0).then(|| proofs::tree_solver(&params.solver));
+    let area = shared.size * shared.size;
+    while !shared.stop.load(Ordering::Relaxed) {
+        pos.clone_from(root_pos);
+        path.clear();
+        path.push(ROOT);
+        tree.edge(ROOT).add_virtual_loss(vl);
+        let mut node = ROOT;
+        let mut visits_before = u32::MAX;
+        let mut parent_block: Option<Children> = None;
+        let ending = loop {
+            let r = pos.board().result();
+            let depth = path.len() - 1;
+            if r != GameResult::Ongoing {
+                if proofs && node != ROOT && matches!(r, GameResult::Win(_)) {
+                    tree.edge(node).set_proof(Proof::Win);
+                    proofs::propagate(tree, &path, shared.root_len, area);
+                }
+                break Ending::exact(r);
+            }
+            if node != ROOT {
+                if let Some(w) = proofs::proven_winner(tree.edge(node).proof(), shared.mover(depth))
+                {
+                    break Ending::exact(GameResult::Win(w));
+                }
+            }
+            let children = match tree.edge(node).expansion() {
+                Expansion::Expanded(c) => c,
+                Expansion::Leaf
+                    if visits_before.saturating_add(1) >= params.expand_visits
+                        && !tree.is_full() =>
+                {
+                    if let Some(s) = solver
+                        .as_mut()
+                        .filter(|_| node != ROOT && depth as u32 <= params.solver.tree_plies)
+                    {
+                        let mover = shared.mover(depth);
+                        let proof = proofs::expansion_proof(s, pos.board(), mover);
+                        if let Some(w) = proofs::proven_winner(proof, mover) {
+                            tree.edge(node).set_proof(proof);
+                            proofs::propagate(tree, &path, shared.root_len, area);
+                            break Ending::exact(GameResult::Win(w));
+                        }
+                    }
+                    earlier_siblings(
+                        tree,
+                        params,
+                        pos.board().stage(),
+                        node,
+                        parent_block,
+                        shared.size,
+                        &mut earlier,
+                    );
+                    if !expand(tree, params, node, depth, &pos, &earlier, &mut scratch) {
+                        break play_out(shared, &mut pos, &mut rng, &mut stones);
+                    }
+                    tree.children(node).expect("just published")
+                }
+                _ => break play_out(shared, &mut pos, &mut rng, &mut stones),
+            };
+            let stats = tree.edge(node).stats();
+            let same_player = pos.board().stage() == Stage::Second;
+            let view = NodeView {
+                visits: stats.visits,
+                mean_for_chooser: stats.mean().map(|m| if same_player { m } else { 1.0 - m }),
+                is_root: node == ROOT,
+            };
+            let child = select_child(tree, params, children, &view);
+            visits_before = tree.edge(child).add_virtual_loss(vl);
+            pos.play(Point::from_index(
+                tree.edge(child).cell() as usize,
+                shared.size,
+            ));
+            path.push(child);
+            parent_block = Some(children);
+            node = child;
+        };
+        let rewards = ending.rewards(params.value_mix);
+        for (depth, &e) in path.iter().enumerate() {
+            tree.edge(e)
+                .backup(vl, rewards[shared.mover(depth).index()]);
+        }
+        local += 1;
+        let done = shared.playouts.fetch_add(1, Ordering::Relaxed) + 1;
+        if shared.max_playouts.is_some_and(|m| done >= m)
+            || tree.edge(ROOT).stats().visits >= MAX_VISITS
+        {
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+        if shared.deadline.is_some_and(|d| Instant::now() >= d)
+            || shared
+                .external_stop
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+        {
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+        if thread == 0
+            && params.early_stop
+            && local.is_multiple_of(EARLY_STOP_INTERVAL)
+            && budget_share_used(shared, done) >= f64::from(params.early_stop_min_share)
+            && cannot_be_overtaken(shared, done)
+        {
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// The larger of the shares of the stone's time and playout limits used so far (0 without
+/// limits).
+fn budget_share_used(shared: &Shared, done: u64) -> f64 {
+    let by_count = shared.max_playouts.map_or(0.0, |m| done as f64 / m as f64);
+    let by_time = shared.deadline.map_or(0.0, |d| {
+        let total = d.saturating_duration_since(shared.start).as_secs_f64();
+        shared.start.elapsed().as_secs_f64() / total.max(1e-9)
+    });
+    by_count.max(by_time)
+}
+
+/// Fuego's count abort: the most visited root child stays so whatever the remaining
+/// playouts do (by count limit, or by time at the rate measured so far).
+fn cannot_be_overtaken(shared: &Shared, done: u64) -> bool {
+    let by_count = shared.max_playouts.map(|m| m.saturating_sub(done));
+    let by_time = shared.deadline.map(|d| {
+        let elapsed = shared.start.elapsed().as_secs_f64().max(1e-6);
+        let left = d.saturating_duration_since(Instant::now()).as_secs_f64();
+        (done as f64 / elapsed * left) as u64
+    });
+    let remaining = match (by_count, by_time) {
+        (Some(a), Some(b)) => a.min(b),
+        (Some(a), None) | (None, Some(a)) => a,
+        (None, None) => return false,
+    };
+    let Some(c) = shared.tree.children(ROOT) else {
+        return false;
+    };
+    let (mut first, mut second) = (0u64, 0u64);
+    for i in c.range() {
+        let v = shared.tree.edge(i).stats().visits as u64;
+        if v > first {
+            second = first;
+            first = v;
+        } else if v > second {
+            second = v;
+        }
+    }
+    first - second > remaining
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rewards_mix_the_result_with_the_leaf_value_and_stay_complementary() {
+        let win = GameResult::Win(Color::Black);
+        let exact = Ending::exact(win);
+        assert_eq!(exact.rewards(0.5), [REWARD_UNIT, 0]);
+        let draw = Ending::exact(GameResult::Draw);
+        assert_eq!(draw.rewards(0.0), [REWARD_UNIT / 2; 2]);
+        // White to move at the leaf, valued 0.75 for White; Black won the playout.
+        let valued = Ending {
+            result: win,
+            leaf_value: Some((Color::White, 0.75)),
+        };
+        assert_eq!(valued.rewards(0.0), [REWARD_UNIT, 0]);
+        assert_eq!(valued.rewards(1.0), [REWARD_UNIT / 4, 3 * REWARD_UNIT / 4]);
+        // λ = 0.5: White gets (0 + 0.75) / 2 = 0.375 of a win, rounded to a unit.
+        let white = (0.375 * REWARD_UNIT as f64).round() as u32;
+        assert_eq!(valued.rewards(0.5), [REWARD_UNIT - white, white]);
+    }
+}
