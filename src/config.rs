@@ -5,6 +5,14 @@
 //! exist in the default file, so a typo is an error naming the file and the key rather than a
 //! silently ignored setting.
 
+mod alphabeta;
+mod memory;
+mod search;
+
+pub use alphabeta::AlphaBetaParams;
+pub use memory::{check_memory, physical_memory, EDGE_BYTES};
+pub use search::{PairOrder, PlayoutPolicy, SearchParams, SolverParams};
+
 use crate::notation::LetterOrder;
 use crate::rules::{MAX_SIZE, MIN_SIZE};
 use serde::{Deserialize, Serialize};
@@ -14,6 +22,9 @@ use std::time::Duration;
 
 /// The default configuration file, as shipped in `engine-config/default.toml`.
 pub const BUILTIN_TOML: &str = include_str!("../engine-config/default.toml");
+
+/// Most search threads `engine.threads` may ask for.
+pub const MAX_THREADS: usize = 256;
 
 /// Where `liuzi` looks for its configuration when no `--config` is given, relative to the
 /// working directory and to the ancestors of the executable (`target/release/liuzi`).
@@ -25,8 +36,8 @@ pub struct EngineConfig {
     pub engine: EngineSection,
     pub time: TimeSection,
     pub c6: C6Section,
-    pub search: SearchSection,
-    pub alphabeta: AlphaBetaSection,
+    pub search: SearchParams,
+    pub alphabeta: AlphaBetaParams,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -95,67 +106,6 @@ pub struct C6Section {
     pub letters: Letters,
     /// Write Black's opening stone as `move JJ@@`.
     pub write_placeholder: bool,
-}
-
-/// Search parameters (design.md A3); the search owns their meaning.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SearchSection {
-    /// C in the UCB term.
-    pub exploration: f64,
-    /// C_BT, the weight of the Bradley-Terry prior.
-    pub prior_weight: f64,
-    /// K, the visit scale over which the prior fades.
-    pub prior_visits: f64,
-    pub fpu_reduction: f64,
-    /// Playouts per stone; 0 = by time only.
-    pub playouts: u64,
-    pub virtual_loss: u32,
-    pub expand_visits: u32,
-    /// 0 = no limit.
-    pub max_children: u32,
-    /// 0 = progressive widening off.
-    pub widen_min: u32,
-    pub widen_factor: f64,
-    pub widen_exponent: f64,
-    /// "canonical" or "both".
-    pub pair_order: String,
-    pub max_nodes: usize,
-    pub early_stop: bool,
-    /// Share of a stone's time budget spent before early stop may end the search.
-    pub early_stop_min_share: f64,
-    pub reuse_tree: bool,
-    /// The threat-space solver (tactics) in the search.
-    pub solver: bool,
-    pub solver_root_nodes: u64,
-    pub solver_verify_nodes: u64,
-    pub solver_tree_nodes: u64,
-    pub solver_tree_plies: u32,
-    /// Pair defence at a turn's first stone (MCTS).
-    pub solver_pair_defence: bool,
-    /// Share of a stone's time for the pair defence.
-    pub solver_pair_share: f64,
-    /// Stones after which a playout stops and is scored by the evaluator; 0 = full playouts.
-    pub playout_cutoff: u32,
-    /// "gammas" (roulette wheel by the Bradley-Terry weights) or "uniform" (every empty cell
-    /// alike, after the same hard rules): the playout half of the design's key ablation.
-    pub playout_policy: String,
-    /// λ: weight of the evaluator's leaf value in every playout's reward; 0 = playouts alone.
-    pub value_mix: f64,
-}
-
-/// Alpha-beta parameters (`engine.search = "alphabeta"`); the search owns their meaning.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AlphaBetaSection {
-    /// Deepest iteration, in stones.
-    pub max_depth: u32,
-    /// Candidates per node, by Bradley-Terry weight.
-    pub width: u32,
-    pub root_width: u32,
-    pub hash_mb: usize,
-    /// Nodes per stone; 0 = by time only.
-    pub max_nodes: u64,
 }
 
 /// A configuration file that could not be used: which file, what is wrong.
@@ -303,7 +253,9 @@ impl EngineConfig {
         Ok((EngineConfig::builtin(), ConfigSource::Builtin))
     }
 
-    fn validate(&self) -> Result<(), String> {
+    /// Checks every value's range; the error names the key (`section.key`). Run when a file is
+    /// read, and again by the engine after command-line options changed values.
+    pub fn validate(&self) -> Result<(), String> {
         let size = self.engine.board_size;
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
             return Err(format!(
@@ -344,7 +296,14 @@ impl EngineConfig {
                 t.lag_margin_seconds
             ));
         }
-        Ok(())
+        if self.engine.threads > MAX_THREADS {
+            return Err(format!(
+                "engine.threads must be in 0..={MAX_THREADS} (0 = one per core), not {}",
+                self.engine.threads
+            ));
+        }
+        self.search.validate()?;
+        self.alphabeta.validate()
     }
 
     /// Search threads to start: `engine.threads`, or one per available core when 0.

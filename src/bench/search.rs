@@ -33,6 +33,9 @@ const POSITIONS: &[&str] = &[
 /// Playouts per bench position.
 pub const BENCH_PLAYOUTS: u64 = 5_000;
 
+/// The seed of the bench's searches.
+pub const BENCH_SEED: u64 = 0x6C69_757A_6936;
+
 /// The signature `liuzi bench --threads 1` must print (see the module docs).
 pub const EXPECTED_SIGNATURE: &str = include_str!("search.signature");
 
@@ -74,13 +77,14 @@ pub fn bench_positions() -> Vec<Board> {
 pub fn bench_params(threads: usize) -> SearchParams {
     SearchParams {
         threads,
-        playouts_per_stone: Some(BENCH_PLAYOUTS),
+        seed: BENCH_SEED,
+        playouts: BENCH_PLAYOUTS,
         early_stop: false,
         reuse_tree: false,
         max_nodes: 4 << 20,
-        solver: SolverParams {
-            enabled: false,
-            ..Default::default()
+        tactics: SolverParams {
+            solver: false,
+            ..SolverParams::default()
         },
         ..SearchParams::default()
     }

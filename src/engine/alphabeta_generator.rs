@@ -5,6 +5,7 @@ use super::{Analysis, MoveGenerator, StoneBudget};
 use crate::policy::Gammas;
 use crate::rules::{Board, Point};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaParams, LeafEvaluator};
+use crate::search::SolverParams;
 use std::sync::Arc;
 
 pub struct AlphaBetaGenerator {
@@ -12,9 +13,14 @@ pub struct AlphaBetaGenerator {
 }
 
 impl AlphaBetaGenerator {
-    pub fn new(params: AlphaBetaParams, gammas: Arc<Gammas>, leaf: LeafEvaluator) -> Self {
+    pub fn new(
+        params: AlphaBetaParams,
+        solver: SolverParams,
+        gammas: Arc<Gammas>,
+        leaf: LeafEvaluator,
+    ) -> Self {
         AlphaBetaGenerator {
-            search: AlphaBeta::new(params, gammas, leaf),
+            search: AlphaBeta::new(params, gammas, leaf).with_solver(solver),
         }
     }
 
@@ -25,7 +31,7 @@ impl AlphaBetaGenerator {
 
 impl MoveGenerator for AlphaBetaGenerator {
     fn generate(&mut self, board: &Board, mut limits: StoneBudget) -> Point {
-        if limits.time.is_none() && self.search.params().max_nodes.is_none() {
+        if limits.time.is_none() && self.search.params().node_limit().is_none() {
             limits.time = Some(FALLBACK_STONE_TIME);
         }
         match self.search.think(board, &limits) {

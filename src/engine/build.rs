@@ -8,7 +8,7 @@ use super::MoveGenerator;
 use crate::config::{EngineConfig, SearchKind};
 use crate::eval::Evaluator;
 use crate::policy::Gammas;
-use crate::search::alphabeta::{AlphaBetaParams, LeafEvaluator};
+use crate::search::alphabeta::LeafEvaluator;
 use crate::search::{proximity_gammas, PolicyFactory, SearchParams};
 use std::sync::Arc;
 use std::time::Duration;
@@ -23,8 +23,10 @@ pub const NO_EVALUATOR: &str = "none";
 /// set.
 pub const FALLBACK_STONE_TIME: Duration = Duration::from_secs(1);
 
-/// The move generator `engine.search` asks for.
+/// The move generator `engine.search` asks for. The settings are checked again here, since
+/// command-line options may have changed them after the file was read; an error names the key.
 pub fn build_generator(config: &EngineConfig) -> Result<Box<dyn MoveGenerator>, String> {
+    config.validate()?;
     match config.engine.search {
         SearchKind::Mcts => build_mcts(config),
         SearchKind::AlphaBeta => build_alphabeta(config),
@@ -68,13 +70,16 @@ fn build_mcts(config: &EngineConfig) -> Result<Box<dyn MoveGenerator>, String> {
 /// The alpha-beta search: move ordering from `engine.weights` (`"none"` = the built-in
 /// proximity ordering), leaves scored by `engine.evaluator` (`"none"` = the built-in formula).
 fn build_alphabeta(config: &EngineConfig) -> Result<Box<dyn MoveGenerator>, String> {
-    let params = AlphaBetaParams::from_config(config)?;
+    let params = config.alphabeta.clone();
+    let solver = config.search.tactics.clone();
     let gammas = load_gammas(config)?;
     let leaf = match load_evaluator(config, "alpha-beta scores leaves by a fixed formula")? {
         Some(e) => LeafEvaluator::Learned(e),
         None => LeafEvaluator::Heuristic,
     };
-    Ok(Box::new(AlphaBetaGenerator::new(params, gammas, leaf)))
+    Ok(Box::new(AlphaBetaGenerator::new(
+        params, solver, gammas, leaf,
+    )))
 }
 
 /// The evaluator `engine.evaluator` names; `None` when the key is `"none"` or empty (then

@@ -31,7 +31,7 @@ impl<F: PositionFactory> MctsGenerator<F> {
 
 impl<F: PositionFactory> MoveGenerator for MctsGenerator<F> {
     fn generate(&mut self, board: &Board, mut limits: StoneBudget) -> Point {
-        if limits.time.is_none() && self.search.params().playouts_per_stone.is_none() {
+        if limits.time.is_none() && self.search.params().playout_limit().is_none() {
             limits.time = Some(FALLBACK_STONE_TIME);
         }
         match self.search.think(board, &limits) {
@@ -68,7 +68,7 @@ mod tests {
 
     fn engine(playouts: Option<u64>) -> Engine {
         let params = SearchParams {
-            playouts_per_stone: playouts,
+            playouts: playouts.unwrap_or(0),
             max_nodes: 1 << 18,
             ..SearchParams::default()
         };

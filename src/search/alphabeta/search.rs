@@ -14,9 +14,9 @@
 
 use super::leaf::LeafEvaluator;
 use super::order::ordered_moves;
-use super::params::AlphaBetaParams;
 use super::score::{self, Score, INFINITY};
 use super::tt::{Bound, Entry, TranspositionTable};
+use crate::config::{AlphaBetaParams, SolverParams};
 use crate::notation::format_gtp;
 use crate::patterns::stones_left;
 use crate::policy::{Gammas, PolicyBoard};
@@ -46,6 +46,8 @@ pub struct RootMove {
 /// Iterative-deepening alpha-beta over the Bradley-Terry policy board.
 pub struct AlphaBeta {
     params: AlphaBetaParams,
+    /// The threat solver's settings (the `[search] solver*` keys).
+    solver_params: SolverParams,
     gammas: Arc<Gammas>,
     leaf: LeafEvaluator,
     tt: TranspositionTable,
@@ -84,6 +86,7 @@ impl AlphaBeta {
         let tt = TranspositionTable::new(params.hash_mb);
         AlphaBeta {
             params,
+            solver_params: SolverParams::default(),
             gammas,
             leaf,
             tt,
@@ -91,6 +94,12 @@ impl AlphaBeta {
             last_root: Vec::new(),
             analysis: Analysis::default(),
         }
+    }
+
+    /// The threat solver's settings (the shipped ones until this is called).
+    pub fn with_solver(mut self, solver: SolverParams) -> AlphaBeta {
+        self.solver_params = solver;
+        self
     }
 
     pub fn params(&self) -> &AlphaBetaParams {
@@ -138,11 +147,11 @@ impl AlphaBeta {
             children: Vec::new(),
         };
         self.last_root.clear();
-        let plan = if self.params.solver.enabled {
+        let plan = if self.solver_params.solver {
             root_plan(
                 &mut self.solver,
                 board,
-                &self.params.solver,
+                &self.solver_params,
                 limits.time,
                 None,
                 None,
@@ -165,7 +174,7 @@ impl AlphaBeta {
             return Some(outcome);
         }
         self.tt.next_generation();
-        let max_nodes = min_cap(limits.nodes, self.params.max_nodes);
+        let max_nodes = min_cap(limits.nodes, self.params.node_limit());
         let max_depth = limits
             .depth
             .map_or(self.params.max_depth, |d| d.min(self.params.max_depth))

@@ -18,12 +18,15 @@ fn params(width: u32) -> AlphaBetaParams {
         width,
         root_width: width,
         hash_mb: 4,
-        // The plain search: the solver's pre-pass has its own tests.
-        solver: SolverParams {
-            enabled: false,
-            ..SolverParams::default()
-        },
         ..AlphaBetaParams::default()
+    }
+}
+
+/// The plain search: the solver's pre-pass has its own tests.
+fn no_solver() -> SolverParams {
+    SolverParams {
+        solver: false,
+        ..SolverParams::default()
     }
 }
 
@@ -33,6 +36,7 @@ fn searcher(width: u32) -> AlphaBeta {
         Arc::new(proximity_gammas()),
         LeafEvaluator::Heuristic,
     )
+    .with_solver(no_solver())
 }
 
 fn depth(d: u32) -> Limits {
@@ -125,7 +129,8 @@ fn the_tree_finds_a_double_four_that_wins_next_turn() {
         params(8),
         Arc::new(shape_gammas()),
         LeafEvaluator::Heuristic,
-    );
+    )
+    .with_solver(no_solver());
     let o = s.think(&b, &depth(4)).unwrap();
     assert_eq!(o.decision, Decision::Searched);
     assert!(score::is_decisive(o.score) && o.score > 0, "{o:?}");
@@ -343,7 +348,8 @@ fn alpha_beta_and_its_table_keep_the_minimax_value() {
         for d in 1..=4 {
             let width = 4;
             let mut s =
-                AlphaBeta::new(params(width), Arc::clone(&gammas), LeafEvaluator::Heuristic);
+                AlphaBeta::new(params(width), Arc::clone(&gammas), LeafEvaluator::Heuristic)
+                    .with_solver(no_solver());
             let o = s.think(&b, &depth(d)).unwrap();
             if o.decision != Decision::Searched {
                 break;

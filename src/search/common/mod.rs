@@ -17,14 +17,14 @@ mod root_plan;
 #[cfg(test)]
 mod simple;
 
+pub use crate::config::{PlayoutPolicy, SolverParams};
 pub use fallback::proximity_gammas;
 pub(crate) use forced::{forced_stone, policy_of};
 pub(crate) use limits::min_cap;
 pub use limits::Limits;
 pub use outcome::{Analysis, ChildAnalysis, Decision, SearchOutcome};
-pub use policy_position::{PlayoutPolicy, PolicyFactory, PolicyPosition};
+pub use policy_position::{PolicyFactory, PolicyPosition};
 pub use position::{PositionFactory, SearchPosition, SearchRng};
-pub use root_plan::SolverParams;
 pub(crate) use root_plan::{root_plan, RootPlan};
 #[cfg(test)]
 pub(crate) use simple::{SimpleFactory, SimplePosition};

@@ -2,21 +2,13 @@
 //! playouts from the trained gammas (design.md A1, A4).
 
 use super::position::{PositionFactory, SearchPosition, SearchRng};
+use crate::config::PlayoutPolicy;
 use crate::patterns::PatternBoard;
 use crate::policy::{Gammas, PolicyBoard, WeightsError};
 use crate::rules::{Board, Point};
 use rand::Rng;
 use std::path::Path;
 use std::sync::Arc;
-
-/// How a playout draws a stone once the hard rules (complete a six, block a six) are silent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PlayoutPolicy {
-    /// Roulette wheel by the position's playout weights (the Bradley-Terry gammas).
-    Gammas,
-    /// Every empty cell alike: the plain-UCT baseline of the design's key ablation.
-    Uniform,
-}
 
 /// A [`PolicyBoard`] seen by the search, with the way its playouts draw free stones.
 pub struct PolicyPosition(PolicyBoard, PlayoutPolicy);

@@ -5,6 +5,7 @@
 //! the zone cells verified to lose are marked lost. The MCTS's proofs inside its tree are in
 //! `mcts/proofs.rs`.
 
+use crate::config::SolverParams;
 use crate::notation::format_gtp;
 use crate::patterns::{stones_left, CellSet};
 use crate::rules::{Board, Point};
@@ -12,64 +13,6 @@ use crate::tactics::{
     defend, partner, DefenceLimits, Partner, Solver, SolverLimits, Threat, ThreatBoard, Verdict,
 };
 use std::time::{Duration, Instant};
-
-/// The solver's settings (`[search] solver*` keys).
-#[derive(Clone, Debug, PartialEq)]
-pub struct SolverParams {
-    /// Use the solver at all (off: the search as it was, for comparison matches).
-    pub enabled: bool,
-    /// Node limit of the root's VCDT solves (ours, and the opponent's after a pass).
-    pub root_nodes: u64,
-    /// Node limit of each verification of a defence-zone cell at the root.
-    pub verify_nodes: u64,
-    /// Node limit of the solve when a tree node is expanded; 0 = no solves in the tree.
-    pub tree_nodes: u64,
-    /// Tree nodes at most this many stones below the root are solved at expansion.
-    pub tree_plies: u32,
-    /// At a turn's first stone under an opponent VCDT, check first stones for a defending second
-    /// (pair defence) and keep the root to those that have one (MCTS only).
-    pub pair_defence: bool,
-    /// Share of a stone's time for the pair defence's checks at a turn's first stone; the
-    /// verifications at its second stone get half of it (with the pair defence on).
-    pub pair_share: f32,
-}
-
-impl Default for SolverParams {
-    fn default() -> Self {
-        SolverParams {
-            enabled: true,
-            root_nodes: 100_000,
-            verify_nodes: 5_000,
-            tree_nodes: 300,
-            tree_plies: 4,
-            pair_defence: true,
-            pair_share: 0.25,
-        }
-    }
-}
-
-impl SolverParams {
-    /// The `[search] solver*` keys of `config`, checked.
-    pub fn from_config(config: &crate::config::EngineConfig) -> Result<SolverParams, String> {
-        let s = &config.search;
-        let params = SolverParams {
-            enabled: s.solver,
-            root_nodes: s.solver_root_nodes,
-            verify_nodes: s.solver_verify_nodes,
-            tree_nodes: s.solver_tree_nodes,
-            tree_plies: s.solver_tree_plies,
-            pair_defence: s.solver_pair_defence,
-            pair_share: s.solver_pair_share as f32,
-        };
-        if !(0.0..=1.0).contains(&params.pair_share) {
-            return Err(format!(
-                "search.solver_pair_share must be in 0..=1, got {}",
-                params.pair_share
-            ));
-        }
-        Ok(params)
-    }
-}
 
 /// Most zone cells verified at the root.
 const MAX_VERIFICATIONS: usize = 48;
@@ -112,10 +55,10 @@ pub(crate) fn root_plan(
     order: Option<&[Point]>,
 ) -> RootPlan {
     let start = Instant::now();
-    let pair = params.pair_defence && order.is_some();
+    let pair = params.solver_pair_defence && order.is_some();
     let budget = playouts.map_or(u64::MAX, |n| n.saturating_mul(NODES_PER_PLAYOUT).max(1));
     solver.limits = SolverLimits {
-        max_nodes: params.root_nodes.min(budget),
+        max_nodes: params.solver_root_nodes.min(budget),
         max_time: time.map(|t| t / ROOT_TIME_SHARE),
         ..SolverLimits::default()
     };
@@ -125,7 +68,7 @@ pub(crate) fn root_plan(
         return RootPlan::Play(proof.stones[0]);
     }
     let verify_nodes = params
-        .verify_nodes
+        .solver_verify_nodes
         .min(budget / MAX_VERIFICATIONS as u64)
         .max(1);
     let two_stones = stones_left(board) == 2;
@@ -140,7 +83,7 @@ pub(crate) fn root_plan(
         },
         max_time: time.map(|t| {
             if pair {
-                t.mul_f32(params.pair_share / 2.0)
+                t.mul_f32(params.solver_pair_share / 2.0)
             } else {
                 t / ROOT_TIME_SHARE
             }
@@ -178,7 +121,7 @@ pub(crate) fn root_plan(
             lost: defence.losing,
         }
     } else if let Some(order) = order.filter(|_| pair) {
-        let deadline = time.map(|t| start + t.mul_f32(params.pair_share));
+        let deadline = time.map(|t| start + t.mul_f32(params.solver_pair_share));
         let nodes = playouts.map(|n| n.saturating_mul(PAIR_NODES_PER_PLAYOUT).max(1));
         pair_defence(solver, board, params, &defence.zone, order, deadline, nodes)
     } else {
@@ -232,12 +175,12 @@ fn pair_defence(
         let left = |n: u64| nodes.map_or(n, |limit| n.min(limit.saturating_sub(spent)).max(1));
         let remaining = deadline.map(|d| d.saturating_duration_since(Instant::now()));
         solver.limits = SolverLimits {
-            max_nodes: left(params.verify_nodes.saturating_mul(4)),
+            max_nodes: left(params.solver_verify_nodes.saturating_mul(4)),
             max_time: remaining,
             ..SolverLimits::default()
         };
         let limits = DefenceLimits {
-            verify_nodes: left(params.verify_nodes),
+            verify_nodes: left(params.solver_verify_nodes),
             max_verifications: MAX_VERIFICATIONS,
             max_time: remaining,
         };

@@ -9,8 +9,8 @@
 //! searched in the other order under that sibling.
 
 use super::node::Children;
-use super::params::{PairOrder, SearchParams};
 use super::tree::Tree;
+use crate::config::{PairOrder, SearchParams};
 use crate::rules::{Point, Stage};
 use crate::search::common::SearchPosition;
 

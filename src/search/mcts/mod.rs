@@ -14,7 +14,6 @@
 mod expand;
 mod node;
 mod outcome;
-mod params;
 mod playout;
 mod proofs;
 mod root;
@@ -22,7 +21,7 @@ mod select;
 mod tree;
 mod worker;
 
-pub use params::{PairOrder, SearchParams};
+pub use crate::config::{PairOrder, SearchParams};
 
 use super::common::{
     forced_stone, min_cap, policy_of, root_plan, Analysis, Decision, Limits, PositionFactory,
@@ -123,15 +122,15 @@ impl<F: PositionFactory> Search<F> {
             outcome::log_summary(board, &outcome, limits.time);
             return Some(outcome);
         }
-        let plan = if self.params.solver.enabled {
-            let playouts = min_cap(limits.playouts, self.params.playouts_per_stone);
+        let plan = if self.params.tactics.solver {
+            let playouts = min_cap(limits.playouts, self.params.playout_limit());
             let mut order = self.root_info.policy.clone();
             order.sort_by(|a, b| b.1.total_cmp(&a.1));
             let order: Vec<Point> = order.into_iter().map(|(p, _)| p).collect();
             root_plan(
                 &mut self.solver,
                 board,
-                &self.params.solver,
+                &self.params.tactics,
                 limits.time,
                 playouts,
                 Some(&order),

@@ -251,7 +251,10 @@ mod tests {
         z.backup(0, REWARD_UNIT);
         assert_eq!(z.stats().visits, 1);
         assert_eq!((e.cell(), e.prior()), (7, 0.25));
-        assert_eq!(std::mem::size_of::<Edge>(), 24);
+        assert_eq!(
+            std::mem::size_of::<Edge>() as u64,
+            crate::config::EDGE_BYTES
+        );
         e.set_proof(Proof::Loss);
         let f = Edge::default();
         f.copy_from(&e);

@@ -2,9 +2,9 @@
 //! principal variation, the root's children for the analysis, and the per-stone log line.
 
 use super::node::Proof;
-use super::params::SearchParams;
 use super::proofs;
 use super::tree::{Tree, ROOT};
+use crate::config::SearchParams;
 use crate::notation::format_gtp;
 use crate::rules::{Board, Point};
 use crate::search::common::{ChildAnalysis, Decision, SearchOutcome};
@@ -20,8 +20,8 @@ pub(super) fn outcome(
     elapsed: Duration,
 ) -> SearchOutcome {
     let chosen = params
+        .tactics
         .solver
-        .enabled
         .then(|| proofs::root_choice(tree))
         .flatten();
     let best = chosen

@@ -65,7 +65,7 @@ pub(crate) fn expansion_proof(solver: &mut Solver, board: &Board, mover: Color) 
 pub(crate) fn tree_solver(params: &SolverParams) -> Solver {
     Solver::new(SolverLimits {
         max_depth: 6,
-        max_nodes: params.tree_nodes,
+        max_nodes: params.solver_tree_nodes,
         max_time: None,
     })
 }
@@ -173,10 +173,10 @@ mod tests {
 
     fn params(solver: bool) -> SearchParams {
         SearchParams {
-            playouts_per_stone: Some(300),
+            playouts: 300,
             max_nodes: 1 << 18,
-            solver: SolverParams {
-                enabled: solver,
+            tactics: SolverParams {
+                solver,
                 ..SolverParams::default()
             },
             ..SearchParams::default()
@@ -271,7 +271,7 @@ mod tests {
     #[test]
     fn pair_defence_finds_a_defending_pair() {
         // Positions from MCTS losses against alpha-beta
-        // (docs/tuning/strength/vmix50-fast-vs-alphabeta.jsonl, games 14, 21 and 45): the
+        // (experiments/tuning/strength/vmix50-fast-vs-alphabeta.jsonl, games 14, 21 and 45): the
         // opponent has a VCDT if we pass, no single stone breaks it, and the search must find a
         // pair that does. Without the pair defence this search (SimpleFactory, 300 playouts)
         // played a losing pair in all three (R8-Q11, J11-K14, G8-K10).
@@ -291,8 +291,8 @@ mod tests {
                 .is_win());
             let mut s = Search::new(
                 SearchParams {
-                    solver: SolverParams {
-                        pair_defence: true,
+                    tactics: SolverParams {
+                        solver_pair_defence: true,
                         ..SolverParams::default()
                     },
                     ..params(true)

@@ -11,8 +11,8 @@
 //! order of a pair (see `Search::reuse_tree`), so there the whole block is scanned.
 
 use super::node::{Children, Proof, REWARD_UNIT};
-use super::params::SearchParams;
 use super::tree::Tree;
+use crate::config::SearchParams;
 
 /// Per-node constants of one selection.
 pub(crate) struct NodeView {
@@ -32,7 +32,8 @@ pub(crate) fn select_child(
 ) -> u32 {
     let n_parent = node.visits.max(1) as f32;
     let ln_n = n_parent.ln();
-    let bias_scale = params.c_bt * (params.bt_k / (n_parent + params.bt_k)).sqrt();
+    let bias_scale =
+        params.prior_weight * (params.prior_visits / (n_parent + params.prior_visits)).sqrt();
     let fpu = node.mean_for_chooser.unwrap_or(0.5) - params.fpu_reduction;
     let considered = params.widened_children(node.visits, children.count as usize) as u32;
 
@@ -63,7 +64,7 @@ pub(crate) fn select_child(
         } else {
             let n = stats.visits as f32;
             stats.wins as f32 / (REWARD_UNIT as f32 * n)
-                + params.c_uct * (ln_n / n).sqrt()
+                + params.exploration * (ln_n / n).sqrt()
                 + bias_scale * edge.prior()
         };
         if value > best_value {
@@ -120,7 +121,7 @@ mod tests {
     #[test]
     fn a_strong_visited_child_beats_fpu_and_a_weak_one_does_not() {
         let p = SearchParams {
-            c_uct: 0.1,
+            exploration: 0.1,
             ..SearchParams::default()
         };
         // Visited child wins 90% over 100 visits: better than FPU 0.5 - 0.1.
@@ -144,7 +145,7 @@ mod tests {
         );
         // With C_BT = 0 it is a tie, resolved by order.
         let p0 = SearchParams {
-            c_bt: 0.0,
+            prior_weight: 0.0,
             ..p.clone()
         };
         assert_eq!(select_child(&tree, &p0, c, &view(20, 0.5, false)), c.first);
@@ -155,8 +156,8 @@ mod tests {
         // A small prior weight, so that the grafted child's 95% outweighs the unvisited child's
         // larger prior (with C_BT = 2 the prior difference alone would decide).
         let p = SearchParams {
-            c_uct: 0.1,
-            c_bt: 0.5,
+            exploration: 0.1,
+            prior_weight: 0.5,
             ..SearchParams::default()
         };
         let (tree, c) = tree_with(&[(0.5, 0, 0), (0.3, 50, 95)]);
@@ -172,7 +173,7 @@ mod tests {
         let p = SearchParams {
             widen_min: 1,
             widen_factor: 0.0,
-            c_uct: 0.1,
+            exploration: 0.1,
             ..SearchParams::default()
         };
         let (tree, c) = tree_with(&[(0.5, 100, 0), (0.3, 0, 0)]);

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 fn params(playouts: u64) -> SearchParams {
     SearchParams {
-        playouts_per_stone: Some(playouts),
+        playouts: playouts,
         max_nodes: 1 << 20,
         ..SearchParams::default()
     }
@@ -307,7 +307,7 @@ fn runs_at_the_node_cap_and_on_several_threads() {
         SearchParams {
             max_nodes: 2048,
             threads: 2,
-            playouts_per_stone: Some(5000),
+            playouts: 5000,
             early_stop: false,
             ..SearchParams::default()
         },
@@ -476,7 +476,7 @@ fn early_stop_waits_for_its_share_of_the_budget() {
 fn search_with_the_policy_plays_legal_stones_and_wins() {
     let mut s = Search::new(
         SearchParams {
-            playouts_per_stone: Some(200),
+            playouts: 200,
             max_nodes: 1 << 18,
             ..SearchParams::default()
         },

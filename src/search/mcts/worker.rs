@@ -3,12 +3,12 @@
 
 use super::expand::{earlier_siblings, expand, ExpandScratch};
 use super::node::{Children, Expansion, Proof, MAX_VISITS, REWARD_UNIT};
-use super::params::SearchParams;
 use super::playout::{run_playout, Cutoff};
 use super::proofs;
 use super::select::{select_child, NodeView};
 use super::tree::{Tree, ROOT};
 use super::Search;
+use crate::config::SearchParams;
 use crate::eval::Evaluator;
 use crate::rules::{Board, Color, GameResult, Point, Stage};
 use crate::search::common::{min_cap, Limits, PositionFactory, SearchPosition, SearchRng};
@@ -116,7 +116,7 @@ impl<F: PositionFactory> Search<F> {
         limits: &Limits,
         start: Instant,
     ) -> u64 {
-        let max_playouts = min_cap(limits.playouts, self.params.playouts_per_stone);
+        let max_playouts = min_cap(limits.playouts, self.params.playout_limit());
         let shared = Shared {
             tree: &self.tree,
             params: &self.params,
@@ -173,9 +173,9 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
     let mut earlier = Vec::new();
     let mut stones = Vec::new();
     let mut local = 0u64;
-    let proofs = params.solver.enabled;
-    let mut solver =
-        (proofs && params.solver.tree_nodes > 0).then(|| proofs::tree_solver(&params.solver));
+    let proofs = params.tactics.solver;
+    let mut solver = (proofs && params.tactics.solver_tree_nodes > 0)
+        .then(|| proofs::tree_solver(&params.tactics));
     let area = shared.size * shared.size;
     while !shared.stop.load(Ordering::Relaxed) {
         pos.clone_from(root_pos);
@@ -207,10 +207,9 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
                     if visits_before.saturating_add(1) >= params.expand_visits
                         && !tree.is_full() =>
                 {
-                    if let Some(s) = solver
-                        .as_mut()
-                        .filter(|_| node != ROOT && depth as u32 <= params.solver.tree_plies)
-                    {
+                    if let Some(s) = solver.as_mut().filter(|_| {
+                        node != ROOT && depth as u32 <= params.tactics.solver_tree_plies
+                    }) {
                         let mover = shared.mover(depth);
                         let proof = proofs::expansion_proof(s, pos.board(), mover);
                         if let Some(w) = proofs::proven_winner(proof, mover) {

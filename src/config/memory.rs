@@ -1,0 +1,40 @@
+//! Settings that size an allocation are checked against the machine's memory, so that a large
+//! value is an error naming its key instead of an allocation that aborts the process.
+
+use std::fmt::Display;
+
+/// Bytes of one MCTS tree edge (`search.max_nodes` counts edges; `search::mcts::node` checks
+/// that the edge has this size).
+pub const EDGE_BYTES: u64 = 24;
+
+/// The largest share of the machine's memory one setting may ask for: the engine shares the
+/// machine with its opponent and the controller.
+const MAX_SHARE_NUM: u64 = 1;
+const MAX_SHARE_DEN: u64 = 2;
+
+/// Physical memory in bytes (Linux `/proc/meminfo`); `None` where it cannot be read.
+pub fn physical_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+/// An error naming `key` when `bytes` exceed half of the machine's memory (or, where the
+/// memory cannot be read, 64 GiB).
+pub fn check_memory(key: &str, value: impl Display, bytes: u64) -> Result<(), String> {
+    let total = physical_memory().unwrap_or(128 << 30);
+    let limit = total / MAX_SHARE_DEN * MAX_SHARE_NUM;
+    if bytes > limit {
+        return Err(format!(
+            "{key} = {value} needs {} of memory, more than half of this machine's {}",
+            gib(bytes),
+            gib(total)
+        ));
+    }
+    Ok(())
+}
+
+fn gib(bytes: u64) -> String {
+    format!("{:.1} GiB", bytes as f64 / (1u64 << 30) as f64)
+}

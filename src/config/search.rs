@@ -1,0 +1,350 @@
+//! The `[search]` section: the MCTS settings, and the threat solver's, which alpha-beta shares.
+//!
+//! One path per setting: each field is the TOML key of the same name, its one default is the
+//! value in `engine-config/default.toml` (embedded in the binary), and [`SearchParams::validate`]
+//! checks its range with an error that names the key.
+
+use super::memory::{check_memory, EDGE_BYTES};
+use serde::{Deserialize, Serialize};
+
+/// How the search treats the two orders {a,b} / {b,a} of one turn's stones (design.md, "One
+/// stone per ply").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PairOrder {
+    /// Both orders are searched: every pair sits twice in the tree.
+    Both,
+    /// A second stone must rank after the first among the first stone's siblings (children are
+    /// sorted by prior, so "the first stone is the one with the higher prior"). Only applied when
+    /// neither stone is forced, where the other order is guaranteed to exist in the tree.
+    Canonical,
+}
+
+/// How a playout draws a stone once the hard rules (complete a six, block a six) are silent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PlayoutPolicy {
+    /// Roulette wheel by the position's playout weights (the Bradley-Terry gammas).
+    Gammas,
+    /// Every empty cell alike: the plain-UCT baseline of the design's key ablation.
+    Uniform,
+}
+
+/// The `[search]` keys of the MCTS. The comments of `engine-config/default.toml` say what each
+/// does and what the matches behind its value showed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchParams {
+    /// C of the UCB exploration term w/n + C·sqrt(ln N / n).
+    pub exploration: f32,
+    /// C_BT, weight of the Bradley-Terry bias C_BT·P(m)·sqrt(K/(N+K)) (Ikeda & Viennot 2013).
+    pub prior_weight: f32,
+    /// K of the bias term: the parent visit count around which the bias has halved its weight.
+    pub prior_visits: f32,
+    /// First-play urgency: an unvisited child is valued at the parent's mean minus this (plus
+    /// its bias term). Negative = optimistic.
+    pub fpu_reduction: f32,
+    /// Fixed playouts per stone (deterministic with one thread); 0 = time decides.
+    pub playouts: u64,
+    /// Virtual visits (counted as losses) a thread adds to every edge it descends through.
+    pub virtual_loss: u32,
+    /// A leaf is expanded when its visit count (including this descent) reaches this.
+    pub expand_visits: u32,
+    /// At most this many children per node, the highest priors first; 0 = no limit. Forced
+    /// sets, the root and its children are never cut.
+    pub max_children: u32,
+    /// Progressive widening: a node with N visits considers its first
+    /// `widen_min + widen_factor·N^widen_exponent` children; `widen_min == 0` = off.
+    pub widen_min: u32,
+    pub widen_factor: f32,
+    pub widen_exponent: f32,
+    pub pair_order: PairOrder,
+    /// Tree edge cap ([`EDGE_BYTES`] each). At the cap the search stops expanding and keeps
+    /// running playouts from the leaves.
+    pub max_nodes: usize,
+    /// Stop as soon as the most visited root child cannot be overtaken in the remaining budget.
+    pub early_stop: bool,
+    /// Early stop waits until this share of the stone's budget has passed (0 = at once).
+    pub early_stop_min_share: f32,
+    /// Keep the subtree of the stones actually played between searches.
+    pub reuse_tree: bool,
+    /// The threat-space solver's keys (`solver*`, in this section).
+    #[serde(flatten)]
+    pub tactics: SolverParams,
+    /// Stones after which a playout stops and is scored by the evaluator; 0 = full playouts.
+    pub playout_cutoff: u32,
+    /// How playouts draw their free stones.
+    pub playout_policy: PlayoutPolicy,
+    /// λ of the leaf value: a playout's reward is (1 − λ)·result + λ·v, v the evaluator's win
+    /// probability at the leaf; 0 = playouts alone.
+    pub value_mix: f32,
+    /// Worker threads: `engine.threads` (one per core for 0), not a key of this section.
+    #[serde(skip, default = "one_thread")]
+    pub threads: usize,
+    /// Base seed of the per-thread generators: `engine.seed` (a fresh one for 0), not a key of
+    /// this section.
+    #[serde(skip)]
+    pub seed: u64,
+}
+
+fn one_thread() -> usize {
+    1
+}
+
+/// The threat-space solver's keys of `[search]` (the MCTS uses all; alpha-beta all but the pair
+/// defence).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SolverParams {
+    /// Use the solver at all (off: the search without it, for comparison matches).
+    pub solver: bool,
+    /// Node limit of the root's VCDT solves (ours, and the opponent's after a pass).
+    pub solver_root_nodes: u64,
+    /// Node limit of each verification of a defence-zone cell at the root.
+    pub solver_verify_nodes: u64,
+    /// Node limit of the solve when a tree node is expanded; 0 = no solves in the tree.
+    pub solver_tree_nodes: u64,
+    /// Tree nodes at most this many stones below the root are solved at expansion.
+    pub solver_tree_plies: u32,
+    /// At a turn's first stone under an opponent VCDT, keep the root to first stones that have
+    /// a defending second stone (MCTS only).
+    pub solver_pair_defence: bool,
+    /// Share of a stone's time for the pair defence's checks at a turn's first stone; the
+    /// verifications at its second stone get half of it.
+    pub solver_pair_share: f32,
+}
+
+impl Default for SearchParams {
+    /// The shipped defaults (`engine-config/default.toml`), one thread, seed 0.
+    fn default() -> Self {
+        super::EngineConfig::builtin().search
+    }
+}
+
+impl Default for SolverParams {
+    /// The shipped defaults (`engine-config/default.toml`).
+    fn default() -> Self {
+        SearchParams::default().tactics
+    }
+}
+
+impl SearchParams {
+    /// The `[search]` section of `config` with the engine-wide threads and seed, checked. Seed 0
+    /// means a fresh seed every run.
+    pub fn from_config(config: &super::EngineConfig) -> Result<SearchParams, String> {
+        let seed = match config.engine.seed {
+            0 => std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64),
+            n => n,
+        };
+        let params = SearchParams {
+            threads: config.thread_count(),
+            seed,
+            ..config.search.clone()
+        };
+        params.validate()?;
+        Ok(params)
+    }
+
+    /// The playout limit per stone, `None` when time decides.
+    pub fn playout_limit(&self) -> Option<u64> {
+        (self.playouts > 0).then_some(self.playouts)
+    }
+
+    /// How many children (by prior order) a node with `visits` visits may consider.
+    pub fn widened_children(&self, visits: u32, count: usize) -> usize {
+        if self.widen_min == 0 {
+            return count;
+        }
+        let extra = self.widen_factor * (visits as f32).powf(self.widen_exponent);
+        (self.widen_min as usize + extra as usize).min(count)
+    }
+
+    /// Checks ranges, and the tree against the machine's memory; the error names the key.
+    pub fn validate(&self) -> Result<(), String> {
+        let finite_nonneg = [
+            ("exploration", self.exploration),
+            ("prior_weight", self.prior_weight),
+            ("widen_factor", self.widen_factor),
+            ("widen_exponent", self.widen_exponent),
+        ];
+        for (key, v) in finite_nonneg {
+            if !v.is_finite() || v < 0.0 {
+                return Err(format!(
+                    "search.{key} must be a finite number >= 0, not {v}"
+                ));
+            }
+        }
+        let shares = [
+            ("early_stop_min_share", self.early_stop_min_share),
+            ("value_mix", self.value_mix),
+        ];
+        for (key, v) in shares {
+            if !(0.0..=1.0).contains(&v) {
+                return Err(format!("search.{key} must be in 0..=1, not {v}"));
+            }
+        }
+        if !self.fpu_reduction.is_finite() {
+            return Err(format!(
+                "search.fpu_reduction must be a finite number, not {}",
+                self.fpu_reduction
+            ));
+        }
+        if !self.prior_visits.is_finite() || self.prior_visits <= 0.0 {
+            return Err(format!(
+                "search.prior_visits must be > 0, not {}",
+                self.prior_visits
+            ));
+        }
+        if self.threads == 0 || self.threads > 256 {
+            return Err(format!(
+                "engine.threads must be in 0..=256 (0 = one per core), not {}",
+                self.threads
+            ));
+        }
+        if self.expand_visits == 0 {
+            return Err("search.expand_visits must be >= 1, not 0".into());
+        }
+        if self.virtual_loss > 1000 {
+            return Err(format!(
+                "search.virtual_loss must be <= 1000, not {}",
+                self.virtual_loss
+            ));
+        }
+        if self.max_nodes < 1024 || self.max_nodes > (u32::MAX as usize) / 2 {
+            return Err(format!(
+                "search.max_nodes must be in 1024..={}, not {}",
+                u32::MAX / 2,
+                self.max_nodes
+            ));
+        }
+        check_memory(
+            "search.max_nodes",
+            self.max_nodes,
+            (self.max_nodes as u64).saturating_mul(EDGE_BYTES),
+        )?;
+        self.tactics.validate()
+    }
+}
+
+impl SolverParams {
+    /// Checks ranges; the error names the key.
+    pub fn validate(&self) -> Result<(), String> {
+        if !(0.0..=1.0).contains(&self.solver_pair_share) {
+            return Err(format!(
+                "search.solver_pair_share must be in 0..=1, not {}",
+                self.solver_pair_share
+            ));
+        }
+        if self.solver_tree_plies > 64 {
+            return Err(format!(
+                "search.solver_tree_plies must be <= 64, not {}",
+                self.solver_tree_plies
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::EngineConfig;
+    use std::path::Path;
+
+    fn parse(text: &str) -> Result<EngineConfig, String> {
+        EngineConfig::from_toml(text, "my.toml", Path::new(".")).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn defaults_come_from_the_shipped_file_and_are_valid() {
+        let p = SearchParams::default();
+        p.validate().unwrap();
+        assert_eq!(
+            (p.exploration, p.prior_weight, p.prior_visits),
+            (0.4, 2.0, 5000.0)
+        );
+        assert_eq!((p.threads, p.seed), (1, 0));
+        assert_eq!(p.pair_order, PairOrder::Canonical);
+        assert_eq!(p.playout_policy, PlayoutPolicy::Gammas);
+        assert!(p.tactics.solver);
+        assert_eq!(p.playout_limit(), None);
+    }
+
+    #[test]
+    fn engine_threads_and_seed_fill_the_runtime_fields() {
+        let mut config = EngineConfig::builtin();
+        config.engine.threads = 3;
+        config.engine.seed = 42;
+        let p = SearchParams::from_config(&config).unwrap();
+        assert_eq!((p.threads, p.seed), (3, 42));
+        assert_eq!(
+            SearchParams {
+                threads: 1,
+                seed: 0,
+                ..p
+            },
+            SearchParams::default()
+        );
+    }
+
+    #[test]
+    fn errors_name_the_file_and_the_key() {
+        let cases = [
+            ("[search]\nexploration = -1.0\n", "search.exploration"),
+            ("[search]\nprior_weight = nan\n", "search.prior_weight"),
+            ("[search]\nprior_visits = 0\n", "search.prior_visits"),
+            ("[search]\nvalue_mix = 1.5\n", "search.value_mix"),
+            (
+                "[search]\nsolver_pair_share = 2.0\n",
+                "search.solver_pair_share",
+            ),
+            ("[search]\nexpand_visits = 0\n", "search.expand_visits"),
+            ("[search]\nmax_nodes = 10\n", "search.max_nodes"),
+            ("[search]\npair_order = \"sideways\"\n", "pair_order"),
+            ("[search]\nplayout_policy = \"random\"\n", "playout_policy"),
+            ("[engine]\nthreads = 300\n", "engine.threads"),
+            ("[alphabeta]\nwidth = 0\n", "alphabeta.width"),
+            ("[alphabeta]\nmax_depth = 99\n", "alphabeta.max_depth"),
+        ];
+        for (text, key) in cases {
+            let err = parse(text).unwrap_err();
+            assert!(
+                err.starts_with("my.toml: ") && err.contains(key),
+                "{text:?}: {err}"
+            );
+        }
+        let ok = parse("[search]\npair_order = \"both\"\nplayout_policy = \"uniform\"\n").unwrap();
+        assert_eq!(ok.search.pair_order, PairOrder::Both);
+        assert_eq!(ok.search.playout_policy, PlayoutPolicy::Uniform);
+    }
+
+    #[test]
+    fn sizes_beyond_the_machine_memory_name_the_key() {
+        // The values that aborted the process (a 48 GiB tree, a 64 GiB table).
+        let total = crate::config::physical_memory().unwrap_or(128 << 30);
+        if total >= 128 << 30 {
+            eprintln!("skipped: this machine has room for 64 GiB");
+            return;
+        }
+        let err = parse("[search]\nmax_nodes = 2147483647\n").unwrap_err();
+        assert!(err.contains("search.max_nodes = 2147483647"), "{err}");
+        assert!(err.contains("memory"), "{err}");
+        let err = parse("[alphabeta]\nhash_mb = 65536\n").unwrap_err();
+        assert!(err.contains("alphabeta.hash_mb = 65536"), "{err}");
+    }
+
+    #[test]
+    fn widening_grows_with_visits_and_is_off_by_default() {
+        let p = SearchParams::default();
+        assert_eq!(p.widened_children(0, 50), 50);
+        let p = SearchParams {
+            widen_min: 4,
+            widen_factor: 1.0,
+            widen_exponent: 0.5,
+            ..SearchParams::default()
+        };
+        assert_eq!(p.widened_children(0, 50), 4);
+        assert_eq!(p.widened_children(100, 50), 14);
+        assert_eq!(p.widened_children(1_000_000, 50), 50);
+    }
+}
