@@ -1,7 +1,7 @@
 #!/bin/sh
 # Usage: run.sh OUT A_CFG B_CFG GAMES PLAYOUTS [liuzi-match flags...]
 # A fixed-playout tuning match between two override files of this directory (1 thread, seed 7),
-# random 3-turn openings near the centre, colour-swapped pairs. Run from docs/tuning.
+# random 3-turn openings near the centre, colour-swapped pairs. Run from experiments/tuning.
 out=$1; a=$2; b=$3; games=$4; p=$5; shift 5
 L=../../target/release/liuzi
 exec ../../target/release/liuzi-match \

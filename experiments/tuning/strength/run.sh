@@ -3,7 +3,7 @@
 # An equal-time match (0.45 s a stone, one thread each) between two variants A and B of this
 # directory (A.toml, B.toml; "alphabeta" = default.toml with --search alphabeta), colour-swapped
 # pairs on random 3-turn openings near the centre, one game at a time. Run from
-# docs/tuning/strength; engine stderr goes to OUT.logs/.
+# experiments/tuning/strength; engine stderr goes to OUT.logs/.
 out=$1; a=$2; b=$3; games=$4; seed=$5; shift 5
 # LIUZI: the engine binary (default: the release build; a copy lets you rebuild meanwhile).
 L=${LIUZI:-../../../target/release/liuzi}

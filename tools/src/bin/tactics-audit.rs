@@ -13,7 +13,7 @@
 //! mistake; a loss with none is counted as `no-vcdt` (the winner won outside the solver's model
 //! until the end). With `-v` every event is printed.
 //!
-//! Usage: `tactics-audit docs/tuning/strength/vmix50-fast-vs-alphabeta.jsonl --engine vmix50`
+//! Usage: `tactics-audit experiments/tuning/strength/vmix50-fast-vs-alphabeta.jsonl --engine vmix50`
 
 use clap::Parser;
 use liuzi::notation::format_gtp;
