@@ -89,27 +89,9 @@ pub enum Command {
         #[arg(long)]
         sau_placeholder: bool,
     },
-    /// Benchmark the search: fixed positions and playouts; prints playouts/s and the behaviour
-    /// signature (reproducible with --threads 1, the default here); ends with a JSON line
-    Bench,
-    /// Benchmark: pipe GoGui's ruler command storm through the GTP front-end and time it
-    BenchRuler {
-        /// Replays of the 235-stone game (GoGui sent ~1,200 in one game)
-        #[arg(long, default_value_t = 1200)]
-        replays: usize,
-        /// Print the storm's commands to stdout instead of running them (for `liuzi gtp <`)
-        #[arg(long)]
-        emit: bool,
-    },
-    /// Benchmark: run the VCDT solver over the built-in regression positions, report nodes/s
-    BenchSolver {
-        /// Node limit of each solve
-        #[arg(long, default_value_t = 30_000)]
-        nodes: u64,
-        /// Times through the positions
-        #[arg(long, default_value_t = 5)]
-        repeat: usize,
-    },
+    /// Benchmarks: search (the default), ruler, solver, update, playouts; each ends with a
+    /// JSON line
+    Bench(liuzi::bench::BenchArgs),
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]

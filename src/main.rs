@@ -9,7 +9,7 @@ use liuzi::config::EngineConfig;
 use liuzi::engine::{build_generator, Engine, TimePolicy};
 use liuzi::protocol::c6::C6;
 use liuzi::protocol::gtp::Gtp;
-use std::io::{self, Write};
+use std::io;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -37,15 +37,16 @@ fn run(cli: &Cli) -> Result<(), String> {
     let served = match command {
         Command::Gtp => Gtp::new(engine, &config).run(io::stdin(), io::stdout()),
         Command::C6 { .. } => C6::new(engine, &config).run(io::stdin(), io::stdout(), io::stderr()),
-        Command::BenchRuler { replays, emit } => {
-            return bench_ruler(engine, &config, replays, emit)
-        }
-        Command::BenchSolver { nodes, repeat } => return bench_solver(nodes, repeat),
-        Command::Bench => {
-            // Fixed work, one fresh search per position: 1 thread unless --threads says more.
-            let report = liuzi::bench::search::run_bench(cli.threads.unwrap_or(1).max(1));
-            print!("{}", report.text);
-            return Ok(());
+        Command::Bench(args) => {
+            // Fixed work: the search bench takes 1 thread unless --threads says more.
+            let search = liuzi::bench::SearchBenchOptions {
+                threads: cli.threads,
+                playouts: cli.playouts,
+                cutoff: cli.playout_cutoff,
+                weights: cli.weights.clone(),
+                evaluator: cli.evaluator.clone(),
+            };
+            return liuzi::bench::run(&args, &search, engine, &config, &mut io::stdout());
         }
     };
     match served {
@@ -62,51 +63,4 @@ fn build_engine(config: &EngineConfig) -> Result<Engine, String> {
     engine.clock_mut().default_stone_time = Some(config.stone_time());
     engine.clock_mut().policy = TimePolicy::from_config(config);
     Ok(engine)
-}
-
-/// Times the GoGui ruler storm through the whole GTP front-end (see `liuzi::bench`), or
-/// prints the storm's commands with `--emit`.
-fn bench_ruler(
-    engine: Engine,
-    config: &EngineConfig,
-    replays: usize,
-    emit: bool,
-) -> Result<(), String> {
-    if replays == 0 {
-        return Err("--replays must be at least 1".to_string());
-    }
-    if emit {
-        let mut stdout = io::stdout().lock();
-        return stdout
-            .write_all(liuzi::bench::ruler_storm_input(replays).as_bytes())
-            .and_then(|_| stdout.flush())
-            .map_err(|e| format!("I/O error: {e}"));
-    }
-    let report = liuzi::bench::run_ruler_bench(engine, config, replays)
-        .map_err(|e| format!("I/O error: {e}"))?;
-    print!("{}", report.text());
-    if report.errors != report.expected_errors() {
-        return Err("unexpected error replies in the storm".to_string());
-    }
-    Ok(())
-}
-
-/// Times the VCDT solver on the regression suite's positions (see `liuzi::tactics::bench`).
-fn bench_solver(nodes: u64, repeat: usize) -> Result<(), String> {
-    let limits = liuzi::tactics::SolverLimits {
-        max_nodes: nodes,
-        ..Default::default()
-    };
-    let report = liuzi::tactics::bench(&limits, repeat);
-    println!(
-        "solver: {} solves ({} wins, {} without a VCDT, {} unknown), {nodes} nodes at most each",
-        report.positions, report.wins, report.no_vcdt, report.unknown
-    );
-    println!(
-        "nodes:  {} in {:.3} s, {:.0} nodes/s",
-        report.nodes,
-        report.seconds,
-        report.nodes_per_second()
-    );
-    Ok(())
 }

@@ -117,7 +117,7 @@ fn a_missing_or_broken_weights_file_stops_start_up_naming_the_file() {
 
 #[test]
 fn bench_ruler_runs_a_small_storm() {
-    let run = run_liuzi(&["bench-ruler", "--replays", "20"], b"");
+    let run = run_liuzi(&["bench", "ruler", "--replays", "20"], b"");
     assert!(run.success, "{}", run.stderr);
     assert!(
         run.stdout.contains("ruler storm: ") && run.stdout.contains("commands/s"),

@@ -1,4 +1,4 @@
-//! The VCDT regression suite (tests/data/vcdt.txt; format in src/tactics/suite.rs): positions from
+//! The VCDT regression suite (src/tactics/vcdt.txt; format in src/tactics/suite.rs): positions from
 //! real game endings (made by `vcdt-extract`) and built by hand, each solved within node limits.
 
 use liuzi::notation::format_games;
@@ -132,8 +132,8 @@ fn run(case: &SuiteCase, nodes: &mut u64) -> Result<(), String> {
 
 #[test]
 fn vcdt_suite() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/vcdt.txt");
-    let text = std::fs::read_to_string(path).expect("read tests/data/vcdt.txt");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/tactics/vcdt.txt");
+    let text = std::fs::read_to_string(path).expect("read src/tactics/vcdt.txt");
     let cases = parse_suite(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut failures = Vec::new();
     let mut nodes = 0;

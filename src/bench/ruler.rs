@@ -1,4 +1,4 @@
-//! `liuzi bench-ruler`: GoGui's ruler storm ([`super::ruler_storm`]) through the whole GTP
+//! `liuzi bench ruler`: GoGui's ruler storm ([`super::ruler_storm`]) through the whole GTP
 //! front-end (line reading, framing, replies), timed.
 
 use super::ruler_storm::{long_game, ruler_storm};
@@ -27,9 +27,18 @@ impl RulerReport {
         self.replays / 10
     }
 
-    /// The lines `liuzi bench-ruler` prints.
+    /// The lines `liuzi bench ruler` prints, the last one JSON.
     pub fn text(&self) -> String {
-        format!(
+        let json = serde_json::json!({
+            "bench": "ruler",
+            "commands": self.commands,
+            "replays": self.replays,
+            "reply_bytes": self.reply_bytes,
+            "errors": self.errors,
+            "seconds": self.seconds,
+            "commands_per_second": self.commands as f64 / self.seconds.max(1e-9),
+        });
+        let lines = format!(
             "ruler storm: {} commands ({} replays of a {STORM_GAME_STONES}-stone game)\n\
              replies:     {} bytes, {} errors (expected {})\n\
              time:        {:.3} s, {:.0} commands/s\n",
@@ -40,7 +49,8 @@ impl RulerReport {
             self.expected_errors(),
             self.seconds,
             self.commands as f64 / self.seconds
-        )
+        );
+        format!("{lines}{json}\n")
     }
 }
 

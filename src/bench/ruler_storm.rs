@@ -1,5 +1,5 @@
 //! The command storm GoGui's ruler receives (protocols.md §1.5): the workload of
-//! [`super::ruler`] (`liuzi bench-ruler`) and of the GTP storm integration test.
+//! [`super::ruler`] (`liuzi bench ruler`) and of the GTP storm integration test.
 //!
 //! In one observed 235-stone game the ruler got 1,272 `clear_board`, 67,520 `play`, 69,423
 //! `gogui-rules_side_to_move`, 1,694 `gogui-rules_board` and 1,271 `gogui-rules_legal_moves`:

@@ -1,4 +1,5 @@
-//! `liuzi bench`: fixed positions, fixed playouts, one fresh search per position.
+//! `liuzi bench search` (and plain `liuzi bench`): fixed positions, fixed playouts, one fresh
+//! search per position.
 //!
 //! Prints playouts per second and a signature of the search's behaviour (Stockfish's habit):
 //! with one thread the search is deterministic, so the signature (a hash of every position's
@@ -6,12 +7,15 @@
 //! expected value is kept in `src/bench/search.signature` and checked by a test; a commit
 //! that changes behaviour updates that file.
 
+use super::cpu_seconds;
 use crate::eval::Evaluator;
 use crate::notation::{format_gtp, parse_gtp};
 use crate::policy::Gammas;
 use crate::rules::Board;
+use crate::search::proximity_gammas;
 use crate::search::{Limits, PolicyFactory, PositionFactory, Search, SearchParams, SolverParams};
 use std::fmt::Write as _;
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -73,7 +77,7 @@ pub fn bench_positions() -> Vec<Board> {
 }
 
 /// The bench's search parameters: defaults, fixed playouts, no early stop, no reuse, and no
-/// threat solver (it proves most bench positions won at once; `liuzi bench-solver` times it).
+/// threat solver (it proves most bench positions won at once; `liuzi bench solver` times it).
 pub fn bench_params(threads: usize) -> SearchParams {
     SearchParams {
         threads,
@@ -120,6 +124,43 @@ pub fn run_bench(threads: usize) -> BenchReport {
     )
 }
 
+/// What `liuzi bench search` may change: the command line's `--threads`, `--playouts`,
+/// `--playout-cutoff`, `--weights` and `--evaluator` (`None`: the bench's own values, the
+/// shipped files built in). Only the defaults give the recorded signature.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SearchBenchOptions {
+    pub threads: Option<usize>,
+    pub playouts: Option<u64>,
+    pub cutoff: Option<u32>,
+    pub weights: Option<std::path::PathBuf>,
+    pub evaluator: Option<std::path::PathBuf>,
+}
+
+/// Runs the bench as `options` ask; a weights or evaluator file that cannot be used is an error
+/// naming it, and `"none"` selects the fallback knowledge or no evaluator.
+pub fn run_search_bench(options: &SearchBenchOptions) -> Result<BenchReport, String> {
+    let mut params = bench_params(options.threads.unwrap_or(1).max(1));
+    if let Some(n) = options.playouts.filter(|&n| n > 0) {
+        params.playouts = n;
+    }
+    if let Some(cutoff) = options.cutoff {
+        params.playout_cutoff = cutoff;
+    }
+    params.validate()?;
+    let is_none = |p: &Path| p.as_os_str() == "none";
+    let factory = match options.weights.as_deref() {
+        None => default_knowledge(),
+        Some(p) if is_none(p) => PolicyFactory::new(Arc::new(proximity_gammas())),
+        Some(p) => PolicyFactory::load(p).map_err(|e| e.to_string())?,
+    };
+    let evaluator = match options.evaluator.as_deref() {
+        None => Some(Arc::new(default_evaluator())),
+        Some(p) if is_none(p) => None,
+        Some(p) => Some(Arc::new(Evaluator::load(p).map_err(|e| e.to_string())?)),
+    };
+    Ok(run_bench_with_evaluator(factory, params, evaluator))
+}
+
 /// Runs the bench with any position factory and parameters, without an evaluator.
 pub fn run_bench_with<F: PositionFactory>(factory: F, params: SearchParams) -> BenchReport {
     run_bench_with_evaluator(factory, params, None)
@@ -143,7 +184,7 @@ pub fn run_bench_with_evaluator<F: PositionFactory>(
         }
     };
     let (mut playouts, mut nodes) = (0u64, 0u64);
-    let cpu_start = process_cpu_seconds();
+    let cpu_start = cpu_seconds();
     let start = Instant::now();
     for (i, board) in bench_positions().iter().enumerate() {
         search.clear();
@@ -167,9 +208,7 @@ pub fn run_bench_with_evaluator<F: PositionFactory>(
         );
     }
     let seconds = start.elapsed().as_secs_f64();
-    let cpu_seconds = process_cpu_seconds()
-        .zip(cpu_start)
-        .map(|(end, begin)| end - begin);
+    let cpu_seconds = cpu_seconds().zip(cpu_start).map(|(end, begin)| end - begin);
     let pps = playouts as f64 / seconds.max(1e-9);
     let signature = format!("{hash:016x}");
     let per_cpu = cpu_seconds
@@ -186,6 +225,7 @@ pub fn run_bench_with_evaluator<F: PositionFactory>(
         ))
     );
     let json = serde_json::json!({
+        "bench": "search",
         "playouts": playouts,
         "seconds": seconds,
         "playouts_per_second": pps,
@@ -208,19 +248,6 @@ pub fn run_bench_with_evaluator<F: PositionFactory>(
         signature,
         text,
     }
-}
-
-/// User + system CPU time of this process so far, from `/proc/self/stat` (Linux; the kernel
-/// reports it in ticks of 1/100 s on every mainstream configuration). `None` elsewhere.
-pub fn process_cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // Fields after the command name (which may hold spaces) start at field 3; utime and stime
-    // are fields 14 and 15.
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let utime: f64 = fields.get(11)?.parse().ok()?;
-    let stime: f64 = fields.get(12)?.parse().ok()?;
-    Some((utime + stime) / 100.0)
 }
 
 #[cfg(test)]

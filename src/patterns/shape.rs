@@ -151,11 +151,6 @@ fn table() -> &'static [u8] {
     })
 }
 
-/// Builds the shape table now (about 1M entries) instead of on first use.
-pub fn warm_up() {
-    table();
-}
-
 /// Both colours' classes of every key, `own | opp << 4` with Black to move, then the same with
 /// White to move in the high byte: one lookup instead of two for incremental boards that keep
 /// both views (2 MB, built on first use).

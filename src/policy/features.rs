@@ -19,14 +19,13 @@
 //! tactical cells, and are computed per position by [`TurnContext`].
 
 use super::nearness::Nearness;
+pub use super::nearness::FAR_DISTANCE;
 use super::spec::Group;
 use crate::patterns::geometry::RING_RADIUS;
 use crate::patterns::shape::{self, Combiner};
 use crate::patterns::{CellSet, Geometry, PatternBoard};
 use crate::rules::{Board, Color, PlayError, Point, Stage};
 
-/// Value of `nearest` / `lastopp` meaning "farther than 3, or none".
-pub const FAR_DISTANCE: u16 = 3;
 /// `stage` value of every first stone.
 pub const STAGE_FIRST: u16 = 0;
 /// `stage` value of a second stone far from the first.
@@ -271,14 +270,6 @@ impl FeatureBoard {
         let (own, opp) = self.line_ids(cell)[to_move.index()];
         let edge = self.pb.geometry().edge_distance[cell].min(4) as u16;
         [own, opp, self.nearest(cell), edge]
-    }
-
-    /// Per-direction classes of `cell` for `to_move` (directions as in `rules::DIRECTIONS`).
-    pub fn direction_classes(&self, cell: usize, to_move: Color) -> [(u8, u8); 4] {
-        std::array::from_fn(|d| {
-            let v = self.dir_shapes[cell * 4 + d] >> (8 * to_move.index());
-            ((v & 15) as u8, (v >> 4 & 15) as u8)
-        })
     }
 
     /// The turn context of the current position (stage, last stones, tactical cells).

@@ -4,9 +4,11 @@
 //! changed; removing one recomputes the rows around it from the stones. Each cell's value is
 //! also kept in a byte, set when it changes: the weights read it for every changed cell.
 
-use super::features::FAR_DISTANCE;
 use crate::patterns::geometry::RING_RADIUS;
 use crate::rules::MAX_SIZE;
+
+/// Value of `nearest` / `lastopp` meaning "farther than 3, or none".
+pub const FAR_DISTANCE: u16 = 3;
 
 const LEVELS: usize = RING_RADIUS as usize;
 // `value` counts covering levels down from FAR_DISTANCE.

@@ -76,12 +76,6 @@ impl Group {
     pub fn from_name(name: &str) -> Option<Group> {
         Group::ALL.into_iter().find(|g| g.name() == name)
     }
-
-    /// Whether the value depends on the turn's context (stage, last stones, threats) rather than
-    /// only on the stones near the cell.
-    pub fn is_dynamic(self) -> bool {
-        matches!(self, Group::Stage | Group::LastOpp | Group::Tactic)
-    }
 }
 
 /// An ordered set of groups: which features a weights file holds gammas for.
@@ -115,11 +109,6 @@ impl FeatureSpec {
 
     pub fn contains(&self, group: Group) -> bool {
         self.groups.contains(&group)
-    }
-
-    /// Total number of gammas.
-    pub fn gamma_count(&self) -> usize {
-        self.groups.iter().map(|g| g.size()).sum()
     }
 
     /// E.g. `liuzi-bt1:own4.1=3060,opp4.1=2380,...`: names, versions and sizes.

@@ -1,11 +1,9 @@
 //! The Connect6 board: stone-level play and undo, turn stages, win detection, Zobrist hash.
 
-use super::coord::{Color, Point};
+use super::coord::{Color, Point, MAX_SIZE, MIN_SIZE};
 use super::zobrist;
 use std::fmt;
 
-pub const MIN_SIZE: usize = 6;
-pub const MAX_SIZE: usize = 25;
 /// Six or more in a row wins (overlines included).
 pub const WIN_LENGTH: usize = 6;
 /// The four line directions as (column step, row step): horizontal, vertical, diagonal, anti-diagonal.

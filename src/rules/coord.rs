@@ -2,6 +2,10 @@
 
 use std::fmt;
 
+/// Board sizes Liuzi plays: 6x6 up to 25x25.
+pub const MIN_SIZE: usize = 6;
+pub const MAX_SIZE: usize = 25;
+
 /// A player's colour. Black places one stone first, then each side places two a turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Color {

@@ -6,6 +6,6 @@ mod board;
 mod coord;
 mod zobrist;
 
-pub use board::{Board, GameResult, PlayError, Stage, DIRECTIONS, MAX_SIZE, MIN_SIZE, WIN_LENGTH};
-pub use coord::{Color, Point};
+pub use board::{Board, GameResult, PlayError, Stage, DIRECTIONS, WIN_LENGTH};
+pub use coord::{Color, Point, MAX_SIZE, MIN_SIZE};
 pub use zobrist::stone_key;

@@ -1,6 +1,6 @@
 //! Zobrist keys: fixed, seeded once, so hashes are the same in every run and every process.
 
-use super::board::MAX_SIZE;
+use super::coord::MAX_SIZE;
 use std::sync::OnceLock;
 
 pub(crate) struct ZobristKeys {

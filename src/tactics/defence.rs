@@ -231,7 +231,7 @@ mod tests {
         let limits = DefenceLimits::default();
         let mut solver = Solver::new(SolverLimits::default());
         // Black's threes on row 10 and on the diagonal f6-h8 cross at j10, the one stone that
-        // stops Black's VCDT (tests/data/vcdt.txt, hand-crossing-threes); White to move.
+        // stops Black's VCDT (src/tactics/vcdt.txt, hand-crossing-threes); White to move.
         let b = replay("k10 a19-h19 l10-m10 o19-a12 f6-g7 s12-s5 h8-s1").unwrap();
         let mut tb = ThreatBoard::from_board(&b);
         let before = tb.hash();

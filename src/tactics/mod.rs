@@ -4,10 +4,9 @@
 //! Sits between `policy` and `search`: depends on `rules` and `patterns` (the incremental threat
 //! windows), never on the search. [`analysis`] answers what the threats force on the next stone;
 //! [`Solver`] proves wins by threat sequences; [`defend`] tells which of our stones can break the
-//! opponent's; [`suite`] reads the regression positions; [`bench`] measures solver speed.
+//! opponent's; [`suite`] reads the regression positions ([`SUITE`], `vcdt.txt`).
 
 pub mod analysis;
-mod bench;
 mod defence;
 pub mod movegen;
 mod solver;
@@ -15,7 +14,10 @@ pub mod suite;
 mod threat_board;
 
 pub use analysis::{forced_stones, Forced, ThreatInfo};
-pub use bench::{bench, BenchReport};
 pub use defence::{defend, defend_on, partner, Defence, DefenceLimits, Partner, Threat};
 pub use solver::{SolveStats, Solver, SolverLimits, Verdict, WinProof};
 pub use threat_board::ThreatBoard;
+
+/// The VCDT regression suite (`vcdt.txt` beside this file; format in [`suite`]): the solver's
+/// tests and `liuzi bench solver` read it.
+pub const SUITE: &str = include_str!("vcdt.txt");

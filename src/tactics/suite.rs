@@ -1,4 +1,4 @@
-//! The regression suite's text format (tests/data/vcdt.txt): one position a line,
+//! The regression suite's text format (src/tactics/vcdt.txt): one position a line,
 //!
 //! ```text
 //! id | to-move | expect | stones | moves

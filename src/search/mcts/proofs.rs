@@ -235,7 +235,7 @@ mod tests {
     #[test]
     fn root_plays_a_proven_threat_sequence() {
         // Black's open three on row 10 and two on column o: n10 n12 then a column four wins
-        // (tests/data/vcdt.txt, hand-row-then-column), though no six is possible this turn.
+        // (src/tactics/vcdt.txt, hand-row-then-column), though no six is possible this turn.
         let b = replay("k10 a19-h19 l10-m10 o19-a12 n13-o13 s12-s5").unwrap();
         let o = Search::new(params(true), SimpleFactory)
             .think(&b, &Limits::default())

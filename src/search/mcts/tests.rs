@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 fn params(playouts: u64) -> SearchParams {
     SearchParams {
-        playouts: playouts,
+        playouts,
         max_nodes: 1 << 20,
         ..SearchParams::default()
     }

@@ -1,5 +1,5 @@
 //! `vcdt-extract`: finds VCDT regression positions in real game endings and prints them as lines
-//! of the suite format (src/tactics/suite.rs) for tests/data/vcdt.txt.
+//! of the suite format (src/tactics/suite.rs) for src/tactics/vcdt.txt.
 //!
 //! For a game that ends with a six, the winner's last turns are walked back while each left it at
 //! least two threats and the loser no threat window: the chain of double threats. Three positions

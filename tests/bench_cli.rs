@@ -1,0 +1,61 @@
+//! `liuzi bench ...` over the real binary: every bench ends with a JSON line, and a reader that
+//! closes the pipe early (`liuzi bench ruler | head -0`) ends the bench quietly instead of a
+//! panic (exit 101).
+
+use std::process::{Command, Stdio};
+
+const BENCHES: &[&[&str]] = &[
+    &["bench", "--playouts", "30"],
+    &["bench", "search", "--playouts", "30", "--weights", "none"],
+    &["bench", "ruler", "--replays", "2"],
+    &["bench", "ruler", "--replays", "2", "--emit"],
+    &["bench", "solver", "--nodes", "200", "--repeat", "1"],
+    &["bench", "update", "--per-position", "3", "--rounds", "1"],
+    &["bench", "playouts", "--per-position", "3"],
+];
+
+fn liuzi(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_liuzi"));
+    command
+        .args(args)
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped());
+    command
+}
+
+#[test]
+fn every_bench_ends_with_a_json_line() {
+    for args in BENCHES.iter().filter(|a| !a.contains(&"--emit")) {
+        let out = liuzi(args).output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {stderr}");
+        let last = stdout.trim_end().lines().last().unwrap_or("");
+        let json: serde_json::Value =
+            serde_json::from_str(last).unwrap_or_else(|e| panic!("{args:?}: {e}: {stdout}"));
+        assert!(json.is_object(), "{args:?}: {last}");
+    }
+}
+
+#[test]
+fn a_closed_stdout_ends_every_bench_without_a_panic() {
+    for args in BENCHES {
+        let mut child = liuzi(args).stdout(Stdio::piped()).spawn().unwrap();
+        // The reader goes away before the bench writes (they all compute first).
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn bad_bench_files_are_errors_naming_them() {
+    let out = liuzi(&["bench", "--weights", "/nonexistent/x.weights"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("/nonexistent/x.weights"), "{stderr}");
+}
