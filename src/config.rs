@@ -344,6 +344,8 @@ impl EngineConfig {
 mod tests {
     use super::*;
 
+    /// One path per setting: every key of the shipped TOML is read into a field, and every
+    /// field (but the runtime `threads` and `seed`, filled from `[engine]`) has a key.
     #[test]
     fn builtin_default_is_valid_and_complete() {
         let c = EngineConfig::builtin();

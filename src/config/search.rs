@@ -7,8 +7,8 @@
 use super::memory::{check_memory, EDGE_BYTES};
 use serde::{Deserialize, Serialize};
 
-/// How the search treats the two orders {a,b} / {b,a} of one turn's stones (design.md, "One
-/// stone per ply").
+/// How the search treats the two orders {a,b} / {b,a} of one turn's stones (design.md A2, "One
+/// stone per tree ply").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum PairOrder {

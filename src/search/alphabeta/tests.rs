@@ -416,3 +416,52 @@ fn the_solver_pre_pass_plays_a_proven_threat_sequence() {
     assert_eq!(o.decision, Decision::Proven);
     assert_eq!(o.nodes, 0);
 }
+
+#[test]
+fn a_raised_stop_flag_ends_the_search_with_its_best_stone() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+    let b = board_of(&[p(9, 9), p(10, 10), p(8, 10)]);
+    let mut s = AlphaBeta::new(
+        AlphaBetaParams {
+            max_depth: 64,
+            width: 30,
+            root_width: 60,
+            hash_mb: 4,
+            max_nodes: 0,
+        },
+        Arc::new(proximity_gammas()),
+        LeafEvaluator::Heuristic,
+    )
+    .with_solver(no_solver());
+    let stop = Arc::new(AtomicBool::new(true));
+    let start = Instant::now();
+    let limits = Limits {
+        stop: Some(Arc::clone(&stop)),
+        ..Limits::default()
+    };
+    // Raised before the search: it stops at once and still answers a legal stone.
+    let o = s.think(&b, &limits).unwrap();
+    assert!(b.is_empty_at(o.best));
+    assert!(
+        start.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        start.elapsed()
+    );
+    stop.store(false, Ordering::Relaxed);
+    let raiser = {
+        let stop = Arc::clone(&stop);
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            stop.store(true, Ordering::Relaxed);
+        })
+    };
+    let o = s.think(&b, &limits).unwrap();
+    raiser.join().unwrap();
+    assert!(b.is_empty_at(o.best));
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+}

@@ -1,4 +1,4 @@
-//! Stones that need no search, and the root policy, the same for both searches (design.md,
+//! Stones that need no search, and the root policy, the same for both searches (design.md A2,
 //! "Forced stones").
 
 use super::outcome::Decision;

@@ -1,5 +1,5 @@
-//! The threat-space solver's root pre-pass, the same for both searches (design.md, "The
-//! solver in the search"): a proven VCDT of the side to move is played at once; when the
+//! The threat-space solver's root pre-pass, the same for both searches (design.md A2,
+//! "Threat-space search"): a proven VCDT of the side to move is played at once; when the
 //! opponent has one (if we passed), the root is cut to the defence zone, at a turn's first stone
 //! to the first stones that have a defending second one (pair defence), and at its second stone
 //! the zone cells verified to lose are marked lost. The MCTS's proofs inside its tree are in

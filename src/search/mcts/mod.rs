@@ -1,4 +1,4 @@
-//! Monte-Carlo tree search with the Bradley-Terry bias (design.md, "Tree search").
+//! Monte-Carlo tree search with the Bradley-Terry bias (design.md A3).
 //!
 //! * One stone per tree ply; a node's stage and pending first stone follow from its path.
 //! * Selection by the biased UCB of Ikeda & Viennot with explicit first-play urgency

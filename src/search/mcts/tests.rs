@@ -495,3 +495,33 @@ fn search_with_the_policy_plays_legal_stones_and_wins() {
     assert!(b.is_empty_at(o.best));
     assert!(o.playouts > 0);
 }
+
+#[test]
+fn a_raised_stop_flag_ends_the_search_with_its_best_stone() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let mut s = search(50_000_000);
+    let b = board_of(&[p(9, 9), p(10, 10), p(8, 10)]);
+    let stop = Arc::new(AtomicBool::new(false));
+    let raiser = {
+        let stop = Arc::clone(&stop);
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            stop.store(true, Ordering::Relaxed);
+        })
+    };
+    let start = Instant::now();
+    let limits = Limits {
+        stop: Some(Arc::clone(&stop)),
+        ..Limits::default()
+    };
+    let o = s.think(&b, &limits).unwrap();
+    raiser.join().unwrap();
+    assert!(b.is_empty_at(o.best));
+    assert!(o.playouts > 0 && o.playouts < 50_000_000, "{o:?}");
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+}
