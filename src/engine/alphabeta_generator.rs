@@ -1,11 +1,10 @@
 //! The alpha-beta search as the engine's move generator (`engine.search = "alphabeta"`).
 
-use super::build::FALLBACK_STONE_TIME;
 use super::{Analysis, MoveGenerator, StoneBudget};
 use crate::policy::Gammas;
 use crate::rules::{Board, Point};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaParams, LeafEvaluator};
-use crate::search::SolverParams;
+use crate::search::{SolverParams, FALLBACK_STONE_TIME};
 use std::sync::Arc;
 
 pub struct AlphaBetaGenerator {

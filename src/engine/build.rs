@@ -11,17 +11,12 @@ use crate::policy::Gammas;
 use crate::search::alphabeta::LeafEvaluator;
 use crate::search::{proximity_gammas, PolicyFactory, SearchParams};
 use std::sync::Arc;
-use std::time::Duration;
 
 /// The `engine.weights` value that selects the fallback knowledge instead of a file.
 pub const NO_WEIGHTS: &str = "none";
 
 /// `engine.evaluator = "none"` (or empty): no learned evaluator.
 pub const NO_EVALUATOR: &str = "none";
-
-/// Time per stone when neither the clock nor config sets one and no playout or node limit is
-/// set.
-pub const FALLBACK_STONE_TIME: Duration = Duration::from_secs(1);
 
 /// The move generator `engine.search` asks for. The settings are checked again here, since
 /// command-line options may have changed them after the file was read; an error names the key.

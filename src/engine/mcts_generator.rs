@@ -1,10 +1,9 @@
 //! The Monte-Carlo tree search as the engine's move generator.
 
-use super::build::FALLBACK_STONE_TIME;
 use super::{Analysis, MoveGenerator, StoneBudget};
 use crate::eval::Evaluator;
 use crate::rules::{Board, Point};
-use crate::search::{PositionFactory, Search, SearchParams};
+use crate::search::{PositionFactory, Search, SearchParams, FALLBACK_STONE_TIME};
 use std::sync::Arc;
 
 pub struct MctsGenerator<F: PositionFactory> {

@@ -5,6 +5,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+/// Time per stone when neither the caller (clock, config) nor the search's own settings
+/// (fixed playouts or nodes) limit it: a search must end.
+pub const FALLBACK_STONE_TIME: Duration = Duration::from_secs(1);
+
 /// The first limit reached ends the search; `None` everywhere leaves only the parameters' own
 /// limits (fixed playouts, alpha-beta depth and nodes).
 #[derive(Clone, Debug, Default)]
