@@ -356,8 +356,8 @@ impl EngineConfig {
     }
 
     fn minus_lag(&self, seconds: f64) -> Duration {
-        // Never below a tenth of the budget: a huge margin must not leave no time at all.
-        let left = (seconds - self.time.lag_margin_seconds).max(seconds / 10.0);
+        // The margin is never more than a tenth of the budget: a 0.3 s stone keeps 0.27 s.
+        let left = seconds - self.time.lag_margin_seconds.min(seconds / 10.0);
         Duration::from_secs_f64(left)
     }
 
@@ -488,7 +488,7 @@ mod tests {
         assert_eq!(c.depth_turn_seconds(99), 60.0);
         assert_eq!(c.stone_time(), Duration::from_secs_f64(5.0 - 0.3));
         assert_eq!(c.c6_turn_time(10.0), Duration::from_secs_f64(9.7));
-        // A margin larger than the budget still leaves a tenth of it.
-        assert_eq!(c.c6_turn_time(0.2), Duration::from_secs_f64(0.02));
+        // The margin is never more than a tenth of the budget.
+        assert_eq!(c.c6_turn_time(0.2), Duration::from_secs_f64(0.2 - 0.02));
     }
 }

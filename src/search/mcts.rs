@@ -19,12 +19,42 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What may stop one stone's search (the first limit reached wins).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Limits {
     /// Wall-clock time for this stone, measured from the call.
     pub time: Option<Duration>,
     /// Playouts for this stone (this search's, not counting reused ones).
     pub playouts: Option<u64>,
+    /// Stops the search from outside (protocol interrupts, pondering) and watches it (live
+    /// display). `None` changes nothing, so fixed-playout searches stay reproducible.
+    pub watch: Option<Watch>,
+}
+
+/// Seen by a running search: polled after every playout, told the root's state now and then.
+pub trait SearchWatch: Send + Sync {
+    /// True ends the search at once; the best stone so far is returned.
+    fn stop_requested(&self) -> bool;
+    /// The root's children so far, about every [`PROGRESS_INTERVAL`] (from the caller's thread).
+    fn progress(&self, _playouts: u64, _elapsed: Duration, _root: &[ChildInfo]) {}
+}
+
+/// How often [`SearchWatch::progress`] is called during a search.
+pub const PROGRESS_INTERVAL: Duration = Duration::from_millis(250);
+
+/// A shared [`SearchWatch`] (compared by identity).
+#[derive(Clone)]
+pub struct Watch(pub Arc<dyn SearchWatch>);
+
+impl std::fmt::Debug for Watch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Watch")
+    }
+}
+
+impl PartialEq for Watch {
+    fn eq(&self, other: &Watch) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 /// Why the stone was chosen.
@@ -113,6 +143,7 @@ struct Shared<'a> {
     start: Instant,
     deadline: Option<Instant>,
     max_playouts: Option<u64>,
+    watch: Option<&'a dyn SearchWatch>,
     cutoff: Option<Cutoff<'a>>,
     /// Values the leaves playouts start from (`params.value_mix > 0`).
     leaf_evaluator: Option<&'a Evaluator>,
@@ -346,7 +377,7 @@ impl<F: PositionFactory> Search<F> {
         #[cfg(debug_assertions)]
         self.check_tree(&root_pos);
 
-        let playouts = self.run_workers(board, &root_pos, limits, start);
+        let playouts = self.run_workers(board, &root_pos, &limits, start);
         let outcome = self.outcome(board, playouts, reused_visits, start.elapsed());
         self.root_info.children = self.root_children(board.size());
         log_summary(board, &outcome, limits.time);
@@ -489,7 +520,7 @@ impl<F: PositionFactory> Search<F> {
         &self,
         board: &Board,
         root_pos: &F::Position,
-        limits: Limits,
+        limits: &Limits,
         start: Instant,
     ) -> u64 {
         let max_playouts = match (limits.playouts, self.params.playouts_per_stone) {
@@ -506,6 +537,7 @@ impl<F: PositionFactory> Search<F> {
             start,
             deadline: limits.time.map(|t| start + t),
             max_playouts,
+            watch: limits.watch.as_ref().map(|w| &*w.0),
             cutoff: self
                 .evaluator
                 .as_deref()
@@ -579,21 +611,26 @@ impl<F: PositionFactory> Search<F> {
     }
 
     fn root_children(&self, size: usize) -> Vec<ChildInfo> {
-        let Some(c) = self.tree.children(ROOT) else {
-            return Vec::new();
-        };
-        c.range()
-            .map(|i| {
-                let e = self.tree.edge(i);
-                ChildInfo {
-                    point: Point::from_index(e.cell() as usize, size),
-                    prior: e.prior(),
-                    visits: e.stats().visits,
-                    win_rate: e.stats().mean(),
-                }
-            })
-            .collect()
+        root_children_of(&self.tree, size)
     }
+}
+
+/// The root's children with their statistics (also while the workers run: stats are atomic).
+fn root_children_of(tree: &Tree, size: usize) -> Vec<ChildInfo> {
+    let Some(c) = tree.children(ROOT) else {
+        return Vec::new();
+    };
+    c.range()
+        .map(|i| {
+            let e = tree.edge(i);
+            ChildInfo {
+                point: Point::from_index(e.cell() as usize, size),
+                prior: e.prior(),
+                visits: e.stats().visits,
+                win_rate: e.stats().mean(),
+            }
+        })
+        .collect()
 }
 
 /// A stone that needs no search: a winning stone (one that completes the six at once when
@@ -682,6 +719,7 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
     let mut solver =
         (proofs && params.solver.tree_nodes > 0).then(|| hooks::tree_solver(&params.solver));
     let area = shared.size * shared.size;
+    let mut last_progress = Instant::now();
     while !shared.stop.load(Ordering::Relaxed) {
         pos.clone_from(root_pos);
         path.clear();
@@ -771,6 +809,14 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
         }
         if shared.deadline.is_some_and(|d| Instant::now() >= d) {
             shared.stop.store(true, Ordering::Relaxed);
+        }
+        if let Some(watch) = shared.watch {
+            if watch.stop_requested() {
+                shared.stop.store(true, Ordering::Relaxed);
+            } else if thread == 0 && last_progress.elapsed() >= PROGRESS_INTERVAL {
+                last_progress = Instant::now();
+                watch.progress(done, shared.start.elapsed(), &root_children_of(tree, shared.size));
+            }
         }
         if thread == 0
             && params.early_stop

@@ -32,7 +32,10 @@ mod simple;
 mod solver_hooks;
 mod tree;
 
-pub use mcts::{ChildInfo, Decision, Limits, RootInfo, Search, SearchOutcome};
+pub use mcts::{
+    ChildInfo, Decision, Limits, RootInfo, Search, SearchOutcome, SearchWatch, Watch,
+    PROGRESS_INTERVAL,
+};
 pub use params::{PairOrder, PlayoutPolicy, SearchParams, SolverParams};
 pub use policy_position::{PolicyFactory, PolicyPosition};
 pub use position::{PositionFactory, SearchPosition, SearchRng};

@@ -218,6 +218,7 @@ fn keeps_to_its_time_budget() {
             Limits {
                 time: Some(budget),
                 playouts: None,
+                watch: None,
             },
         )
         .unwrap();

@@ -242,15 +242,15 @@ impl Gtp {
             }
             "liuzi-policy" => {
                 args.end()?;
-                analyze::policy(&self.engine, &mut self.reply)?;
+                analyze::policy(&self.engine, &mut self.reply);
             }
             "liuzi-visits" => {
                 args.end()?;
-                analyze::visits(&self.engine, &mut self.reply)?;
+                analyze::visits(&self.engine, &mut self.reply);
             }
             "liuzi-winrates" => {
                 args.end()?;
-                analyze::win_rates(&self.engine, &mut self.reply)?;
+                analyze::win_rates(&self.engine, &mut self.reply);
             }
             _ => return Err("unknown command".to_string()),
         }
