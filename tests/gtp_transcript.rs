@@ -220,7 +220,7 @@ fn game_end_score_and_undo() {
     let mut steps: Vec<(Vec<u8>, Expect)> =
         BLACK_WINS.iter().map(|c| (line(c), Exact("="))).collect();
     steps.extend([
-        (line("final_score"), Exact("= B+")),
+        (line("final_score"), Exact("= B+R")),
         (line("gogui-rules_legal_moves"), Exact("=")),
         (line("gogui-rules_final_result"), Exact("= Black wins.")),
         (line("play w T19"), Exact("? illegal move: game is over")),
@@ -228,7 +228,7 @@ fn game_end_score_and_undo() {
         (line("undo"), Exact("=")),
         (line("final_score"), Exact("? game is not over")),
         (line("play b O10"), Exact("=")),
-        (line("final_score"), Exact("= B+")),
+        (line("final_score"), Exact("= B+R")),
         (line("clear_board"), Exact("=")),
         (line("undo"), Exact("? cannot undo")),
         (line("boardsize 7"), Exact("=")),

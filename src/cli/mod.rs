@@ -1,7 +1,13 @@
-//! Command line: which front-end to run and the options that override the configuration file.
+//! The `liuzi` and `liuzi-c6` programs: the command line (which front-end to run and the
+//! options that override the configuration file) and the start-up ([`run`]). The top layer:
+//! it depends on everything, nothing depends on it.
+
+mod run;
+
+pub use run::main;
 
 use clap::{ArgAction, Parser, Subcommand, ValueEnum};
-use liuzi::config::{EngineConfig, Letters, SearchKind};
+use crate::config::{EngineConfig, Letters, SearchKind};
 use std::path::PathBuf;
 
 const ABOUT: &str = "Liuzi (六子): a Connect6 engine (19x19; Black opens with one stone, then two \
@@ -70,6 +76,10 @@ pub struct Cli {
     /// (overrides search.playout_cutoff)
     #[arg(long, global = true, value_name = "N")]
     pub playout_cutoff: Option<u32>,
+
+    /// Think on the opponent's time (overrides protocol.ponder)
+    #[arg(long, global = true)]
+    pub ponder: bool,
 
     /// More log detail on stderr: -v info, -vv debug, -vvv trace (RUST_LOG wins when set)
     #[arg(short, long, global = true, action = ArgAction::Count)]
@@ -150,6 +160,9 @@ impl Cli {
         }
         if let Some(cutoff) = self.playout_cutoff {
             config.search.playout_cutoff = cutoff;
+        }
+        if self.ponder {
+            config.protocol.ponder = true;
         }
         if let Some(Command::C6 {
             letters,
