@@ -32,7 +32,10 @@ const EMBEDDED: &[(&str, &[u8])] = &[
         "default.weights",
         include_bytes!("../engine-config/default.weights"),
     ),
-    ("default.eval", include_bytes!("../engine-config/default.eval")),
+    (
+        "default.eval",
+        include_bytes!("../engine-config/default.eval"),
+    ),
 ];
 
 /// Largest artifact file read (the shipped ones are ~100 KB).

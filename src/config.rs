@@ -325,12 +325,11 @@ impl EngineConfig {
     /// it does not set are the shipped files (on disk when found, else the built-in copies).
     pub fn from_file(path: &Path) -> Result<EngineConfig, ConfigError> {
         let shown = path.display().to_string();
-        let bytes = crate::artifact::read_limited(path, MAX_CONFIG_BYTES).map_err(|e| {
-            ConfigError {
+        let bytes =
+            crate::artifact::read_limited(path, MAX_CONFIG_BYTES).map_err(|e| ConfigError {
                 file: shown.clone(),
                 problem: format!("cannot read: {e}"),
-            }
-        })?;
+            })?;
         let text = String::from_utf8(bytes).map_err(|_| ConfigError {
             file: shown.clone(),
             problem: "cannot read: not UTF-8 text".to_string(),

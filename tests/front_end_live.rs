@@ -108,7 +108,11 @@ fn an_interrupt_queued_behind_a_command_still_stops_it() {
     assert_stone(&e.reply(), "2");
     assert_eq!(e.reply(), "=3");
     assert_eq!(e.reply(), "=4 white");
-    assert!(start.elapsed() < Duration::from_secs(3), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        start.elapsed()
+    );
 }
 
 #[test]
@@ -241,11 +245,7 @@ fn the_binary_alone_in_an_empty_folder_starts_and_plays() {
 #[test]
 fn a_one_key_config_in_another_folder_works() {
     let dir = tempfile::tempdir().unwrap();
-    let config = write_config(
-        dir.path(),
-        "mine.toml",
-        "[time]\nstone_seconds = 0.3\n",
-    );
+    let config = write_config(dir.path(), "mine.toml", "[time]\nstone_seconds = 0.3\n");
     let mut e = EngineProcess::start_in(
         LIUZI,
         &["--config", &config, "--threads", "1"],

@@ -6,8 +6,8 @@ mod run;
 
 pub use run::main;
 
-use clap::{ArgAction, Parser, Subcommand, ValueEnum};
 use crate::config::{EngineConfig, Letters, SearchKind};
+use clap::{ArgAction, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
 const ABOUT: &str = "Liuzi (六子): a Connect6 engine (19x19; Black opens with one stone, then two \

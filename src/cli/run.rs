@@ -15,7 +15,9 @@ use std::process::ExitCode;
 /// hosts that start an engine without arguments (ConnectMore) can use it.
 pub fn main(default: Option<Command>) -> ExitCode {
     let cli = Cli::parse();
-    let default = default.or_else(program_name_default).unwrap_or(Command::Gtp);
+    let default = default
+        .or_else(program_name_default)
+        .unwrap_or(Command::Gtp);
     tracing_subscriber::fmt()
         .with_writer(io::stderr)
         // Colour only for a terminal: GoGui's shell and log files get plain text.
@@ -36,7 +38,10 @@ pub fn main(default: Option<Command>) -> ExitCode {
 /// The Connect6 protocol when the program file is called `liuzi-c6` (a copy or a link).
 fn program_name_default() -> Option<Command> {
     let arg0 = std::env::args_os().next()?;
-    let stem = std::path::Path::new(&arg0).file_stem()?.to_str()?.to_string();
+    let stem = std::path::Path::new(&arg0)
+        .file_stem()?
+        .to_str()?
+        .to_string();
     stem.starts_with("liuzi-c6").then_some(Command::C6 {
         letters: None,
         sau_placeholder: false,

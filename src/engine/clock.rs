@@ -320,8 +320,8 @@ mod tests {
                 },
             );
             let t = c.stone_budget(&b).time.unwrap();
-            let cap = (secs(left) - lag_margin(c.policy.lag, secs(left)))
-                .max(c.policy.min_stone_time);
+            let cap =
+                (secs(left) - lag_margin(c.policy.lag, secs(left))).max(c.policy.min_stone_time);
             assert!(t <= cap, "{t:?} > {cap:?} with {left} s left");
         }
         // Late in the game the horizon floor keeps budgets sane.

@@ -65,7 +65,9 @@ enum Running {
     /// The command of line `seq`.
     Command(u64),
     /// Thinking on the opponent's time; `any_line` = every new line stops it.
-    Ponder { any_line: bool },
+    Ponder {
+        any_line: bool,
+    },
 }
 
 struct State {
@@ -275,7 +277,10 @@ mod tests {
         c.line_read(true);
         assert!(c.stop_requested(), "line 3 interrupts command 1");
         c.set_running(Running::Command(2));
-        assert!(c.stop_requested(), "command 2 was queued before the interrupt");
+        assert!(
+            c.stop_requested(),
+            "command 2 was queued before the interrupt"
+        );
         c.line_read(false);
         c.set_running(Running::Command(4));
         assert!(!c.stop_requested(), "command 4 came after it");

@@ -815,7 +815,11 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
                 shared.stop.store(true, Ordering::Relaxed);
             } else if thread == 0 && last_progress.elapsed() >= PROGRESS_INTERVAL {
                 last_progress = Instant::now();
-                watch.progress(done, shared.start.elapsed(), &root_children_of(tree, shared.size));
+                watch.progress(
+                    done,
+                    shared.start.elapsed(),
+                    &root_children_of(tree, shared.size),
+                );
             }
         }
         if thread == 0

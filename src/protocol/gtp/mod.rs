@@ -129,9 +129,7 @@ impl Gtp {
 
     fn should_ponder(&self) -> bool {
         let board = self.engine.board();
-        self.ponder
-            && !board.is_over()
-            && self.own_color.is_some_and(|own| own != board.to_move())
+        self.ponder && !board.is_over() && self.own_color.is_some_and(|own| own != board.to_move())
     }
 
     /// Serves GTP until `quit` or the end of `input`; replies go to `output`.
