@@ -171,6 +171,7 @@ fn devices_and_fifos_are_refused_as_files() {
         }
         let Some(status) = status else {
             let _ = child.kill();
+            let _ = child.wait();
             panic!("{args:?}: still running after 10 s");
         };
         let mut stderr = String::new();

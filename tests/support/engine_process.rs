@@ -5,7 +5,7 @@
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
 
 pub const LIUZI: &str = env!("CARGO_BIN_EXE_liuzi");
@@ -79,10 +79,7 @@ impl EngineProcess {
 
     /// The next stdout line within `timeout`, or `None`.
     pub fn line_within(&mut self, timeout: Duration) -> Option<String> {
-        match self.lines.recv_timeout(timeout) {
-            Ok(line) => Some(line),
-            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
-        }
+        self.lines.recv_timeout(timeout).ok()
     }
 
     /// The next stdout line; panics after 60 s.

@@ -112,7 +112,7 @@ impl C6 {
                 let i = ((share * 100.0) as u32).min(99);
                 let mut out = output.lock();
                 // Errors surface at the next move's write.
-                let _ = write!(out, "Searching {i}/100\n").and_then(|_| out.flush());
+                let _ = writeln!(out, "Searching {i}/100").and_then(|_| out.flush());
             })));
         }
         let mut out = Output::default();

@@ -96,7 +96,7 @@ fn last_search<'a>(engine: &'a Engine, out: &mut String) -> Option<&'a Analysis>
 /// share of the visits, labels on the most visited stones.
 pub fn live_gfx(children: &[ChildAnalysis], playouts: u64, elapsed_seconds: f64, out: &mut String) {
     let mut visited: Vec<&ChildAnalysis> = children.iter().filter(|c| c.visits > 0).collect();
-    visited.sort_by(|a, b| b.visits.cmp(&a.visits));
+    visited.sort_by_key(|c| std::cmp::Reverse(c.visits));
     let most = visited.first().map_or(1, |c| c.visits.max(1));
     out.push_str("gogui-gfx:\nINFLUENCE");
     for c in &visited {
