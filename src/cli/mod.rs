@@ -33,10 +33,16 @@ SEARCH
 
 CONFIGURATION
   Settings come from engine-config/default.toml (looked up in the working directory and above the
-  executable; a built-in copy is used when none is found), or from `--config FILE`, which only
-  needs the keys it changes. Command-line options override the file; protocol commands
-  (time_settings, depth) override both. RUST_LOG (e.g. RUST_LOG=liuzi=debug) or -v/-vv set the
-  log detail on stderr.";
+  executable; built-in copies of it, the weights and the evaluator are used when none is found),
+  or from `--config FILE`, which only needs the keys it changes: its relative paths are taken
+  from its folder, the paths it does not set are the shipped files. Command-line options
+  override the file; protocol commands (time_settings, depth) override both. RUST_LOG (e.g.
+  RUST_LOG=liuzi=debug) or -v/-vv set the log detail on stderr (coloured only on a terminal).
+
+RUNNING
+  `quit`, the end of the input, SIGTERM/SIGINT/SIGHUP, GTP `gogui-interrupt` and GoGui's
+  `# interrupt` stop a running search at once; the stone asked for is still answered. `--ponder`
+  thinks on the opponent's time. `liuzi-c6` is this program starting in the c6 protocol.";
 
 #[derive(Parser, Debug)]
 #[command(name = "liuzi", version, about = ABOUT, long_about = LONG_ABOUT)]
