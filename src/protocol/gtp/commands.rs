@@ -312,7 +312,7 @@ impl Gtp {
         let path = Path::new(file);
         // A regular file of sane size only: a FIFO would block, /dev/zero fill the memory.
         let bytes = crate::artifact::read_limited(path, MAX_RECORD_BYTES)
-            .map_err(|e| format!("cannot load {file}: {e}"))?;
+            .map_err(|e| format!("cannot load {file}: cannot read: {e}"))?;
         let games = records::read_bytes(&bytes, records::RecordFormat::from_extension(path))
             .map_err(|e| format!("cannot load {}", e.in_file(path)))?;
         let mut game = games
@@ -324,7 +324,7 @@ impl Gtp {
         }
         let board = game
             .replay()
-            .map_err(|e| format!("cannot load {file}: {e}"))?;
+            .map_err(|e| format!("cannot load {file}: cannot read: {e}"))?;
         self.engine.set_board(board);
         Ok(())
     }
