@@ -309,3 +309,81 @@ fn liuzi_c6_without_arguments_plays_a_whole_cloudict_game() {
     e.send("quit");
     assert_eq!(e.exit_within(Duration::from_secs(5)), Some(true));
 }
+
+/// GoGui's live graphics: `gogui-gfx:` blocks on stderr while a search runs, once the
+/// controller has shown it is GoGui; none for other controllers.
+#[test]
+fn live_graphics_on_stderr_for_gogui_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(
+        dir.path(),
+        "two.toml",
+        "[engine]\nthreads = 1\n[time]\nstone_seconds = 2.0\n",
+    );
+    let stderr_of = |gogui: bool| -> String {
+        let log = dir.path().join(format!("stderr-{gogui}.txt"));
+        let mut e = EngineProcess::start_in(
+            LIUZI,
+            &["--config", &config],
+            None,
+            Stderr::File(log.clone()),
+        );
+        if gogui {
+            assert_eq!(ask(&mut e, "gogui-rules_game_id"), "= Connect6");
+        }
+        assert_eq!(ask(&mut e, "play b K10"), "=");
+        assert!(ask(&mut e, "genmove w").starts_with("= "));
+        assert_eq!(ask(&mut e, "quit"), "=");
+        assert_eq!(e.exit_within(Duration::from_secs(5)), Some(true));
+        std::fs::read_to_string(&log).unwrap()
+    };
+    let shown = stderr_of(true);
+    let block = shown
+        .split("gogui-gfx:\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no gfx block: {shown}"));
+    let block = block.split("\n\n").next().unwrap();
+    assert!(block.starts_with("INFLUENCE "), "{block}");
+    assert!(
+        block.contains("\nLABEL ") && block.contains("\nTEXT "),
+        "{block}"
+    );
+    assert!(!stderr_of(false).contains("gogui-gfx"));
+}
+
+fn ask(e: &mut EngineProcess, line: &str) -> String {
+    e.send(line);
+    e.reply()
+}
+
+/// Connect6 protocol: `Searching i/n` progress lines for ConnectMore before the move, none in
+/// the SAU dialect.
+#[test]
+fn c6_progress_lines_for_cloudict_hosts_only() {
+    let lines_before_move = |args: &[&str]| -> Vec<String> {
+        let mut e = EngineProcess::start(LIUZI, args);
+        e.send("new white");
+        e.send("depth 3");
+        e.send("move JJ");
+        let lines = e.lines_until("move ");
+        e.send("quit");
+        assert_eq!(e.exit_within(Duration::from_secs(5)), Some(true));
+        lines
+    };
+    let cloudict = lines_before_move(&["--threads", "1", "c6"]);
+    let progress: Vec<&String> = cloudict
+        .iter()
+        .filter(|l| l.starts_with("Searching "))
+        .collect();
+    assert!(!progress.is_empty(), "{cloudict:?}");
+    for line in &progress {
+        let (i, n) = line["Searching ".len()..].split_once('/').unwrap();
+        assert!(
+            i.parse::<u32>().unwrap() < n.parse::<u32>().unwrap(),
+            "{line}"
+        );
+    }
+    assert_eq!(cloudict.len(), progress.len() + 1);
+    let sau = lines_before_move(&["--threads", "1", "c6", "--letters", "sau"]);
+    assert_eq!(sau.len(), 1, "{sau:?}");
+}

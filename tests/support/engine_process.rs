@@ -25,6 +25,8 @@ pub enum Stderr {
     Null,
     /// Piped, and the read end closed at once: every write to stderr fails (EPIPE).
     Closed,
+    /// Written to this file.
+    File(PathBuf),
 }
 
 impl EngineProcess {
@@ -47,6 +49,7 @@ impl EngineProcess {
         match stderr {
             Stderr::Null => command.stderr(Stdio::null()),
             Stderr::Closed => command.stderr(Stdio::piped()),
+            Stderr::File(path) => command.stderr(std::fs::File::create(path).unwrap()),
         };
         if let Some(dir) = cwd {
             command.current_dir(dir);
@@ -97,6 +100,19 @@ impl EngineProcess {
                 return lines.join("\n");
             }
             lines.push(line);
+        }
+    }
+
+    /// Every stdout line up to and including the next one starting with `prefix`.
+    pub fn lines_until(&mut self, prefix: &str) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let line = self.line();
+            let done = line.starts_with(prefix);
+            lines.push(line);
+            if done {
+                return lines;
+            }
         }
     }
 

@@ -41,6 +41,7 @@ use crate::engine::{Engine, ThinkObserver};
 use crate::rules::Color;
 use std::borrow::Cow;
 use std::io::{self, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 pub struct Gtp {
@@ -54,6 +55,9 @@ pub struct Gtp {
     /// Pondering is bounded work (a playout limit): it finishes before the next command.
     ponder_bounded: bool,
     live_gfx: bool,
+    /// The controller has sent a `gogui-*` command: it is GoGui, which shows live graphics
+    /// (other controllers would only log them).
+    gogui: Arc<AtomicBool>,
 }
 
 impl Gtp {
@@ -66,6 +70,7 @@ impl Gtp {
             ponder: config.protocol.ponder,
             ponder_bounded: config.search.playouts > 0,
             live_gfx: config.protocol.live_gfx,
+            gogui: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -82,7 +87,11 @@ impl Gtp {
         let observer: Arc<dyn ThinkObserver> = control.clone();
         self.engine.set_observer(Some(observer));
         if self.live_gfx {
-            control.set_display(Some(Box::new(|playouts, elapsed, children| {
+            let gogui = Arc::clone(&self.gogui);
+            control.set_display(Some(Box::new(move |playouts, elapsed, children| {
+                if !gogui.load(Ordering::Relaxed) {
+                    return;
+                }
                 let mut text = String::new();
                 analyze::live_gfx(children, playouts, elapsed.as_secs_f64(), &mut text);
                 // A closed stderr must not stop the game.
@@ -189,6 +198,9 @@ impl Gtp {
             ("", first)
         };
         self.reply.clear();
+        if name.starts_with("gogui-") && !self.gogui.load(Ordering::Relaxed) {
+            self.gogui.store(true, Ordering::Relaxed);
+        }
         let mut args = commands::Args::new(words);
         match self.execute(name, &mut args) {
             Ok(flow) => {
