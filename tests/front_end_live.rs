@@ -60,6 +60,31 @@ fn quit_stops_a_long_search_answers_the_stone_and_exits_at_once() {
 }
 
 #[test]
+fn quit_stops_a_long_alphabeta_search_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(
+        dir.path(),
+        "slow-ab.toml",
+        "[engine]\nthreads = 1\nsearch = \"alphabeta\"\n[time]\nstone_seconds = 20.0\n",
+    );
+    let mut e = EngineProcess::start(LIUZI, &["--config", &config]);
+    e.send("1 play b K10");
+    assert_eq!(e.reply(), "=1");
+    e.send("2 play w L11");
+    assert_eq!(e.reply(), "=2");
+    e.send("3 play w J9");
+    assert_eq!(e.reply(), "=3");
+    e.send("4 genmove b");
+    std::thread::sleep(Duration::from_millis(1500));
+    let asked = Instant::now();
+    e.send("5 quit");
+    assert_stone(&e.reply(), "4");
+    assert_eq!(e.reply(), "=5");
+    assert_eq!(e.exit_within(Duration::from_millis(500)), Some(true));
+    assert!(asked.elapsed() < Duration::from_millis(500), "{:?}", asked.elapsed());
+}
+
+#[test]
 fn end_of_input_stops_a_long_search_answers_the_stone_and_exits_at_once() {
     let dir = tempfile::tempdir().unwrap();
     let mut e = thinking(dir.path(), Duration::from_millis(1500));

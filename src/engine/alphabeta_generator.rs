@@ -82,6 +82,7 @@ impl MoveGenerator for AlphaBetaGenerator {
             time,
             ..AbLimits::default()
         };
+        self.search.set_watch(super::mcts_generator::watch(&budget));
         match self.search.think(board, limits) {
             Some(outcome) => outcome.best,
             // Unreachable by the trait's contract (never called on a finished game); stay legal.

@@ -63,7 +63,8 @@ impl SearchWatch for ObserverWatch {
     }
 }
 
-fn watch(budget: &StoneBudget) -> Option<Watch> {
+/// The search's view of the front-end's observer (also for the alpha-beta search).
+pub(super) fn watch(budget: &StoneBudget) -> Option<Watch> {
     let observer = budget.observer.clone()?;
     Some(Watch(Arc::new(ObserverWatch(observer))))
 }

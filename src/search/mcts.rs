@@ -310,7 +310,9 @@ impl<F: PositionFactory> Search<F> {
             log_summary(board, &outcome, limits.time);
             return Some(outcome);
         }
-        let plan = if self.params.solver.enabled {
+        // An interrupted search skips the root's solves too: it answers at once.
+        let stopped = limits.watch.as_ref().is_some_and(|w| w.0.stop_requested());
+        let plan = if self.params.solver.enabled && !stopped {
             let playouts = match (limits.playouts, self.params.playouts_per_stone) {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),

@@ -23,7 +23,7 @@ use crate::policy::{Gammas, PolicyBoard};
 use crate::rules::{Board, GameResult, Point};
 use crate::search::mcts::forced_stone;
 use crate::search::solver_hooks::{root_plan, RootPlan};
-use crate::search::{Decision, PolicyFactory, PositionFactory};
+use crate::search::{Decision, PolicyFactory, PositionFactory, SearchWatch, Watch};
 use crate::tactics::{Solver, SolverLimits};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -86,6 +86,8 @@ pub struct AlphaBeta {
     /// Stones on the board and P(m) of every candidate at the last search's root.
     last_stone_count: usize,
     last_policy: Vec<(Point, f32)>,
+    /// Stops the next searches from outside (protocol interrupts); see [`AlphaBeta::set_watch`].
+    watch: Option<Watch>,
 }
 
 /// The state of one search.
@@ -96,6 +98,7 @@ struct Worker<'a> {
     width: usize,
     nodes: u64,
     deadline: Option<Instant>,
+    watch: Option<&'a dyn SearchWatch>,
     max_nodes: Option<u64>,
     aborted: bool,
     /// Move lists, one per ply (reused).
@@ -120,7 +123,14 @@ impl AlphaBeta {
             last_root: Vec::new(),
             last_stone_count: 0,
             last_policy: Vec::new(),
+            watch: None,
         }
+    }
+
+    /// The searches from now on stop when `watch` asks (checked with the clock); the best
+    /// stone of the last finished iteration is played.
+    pub fn set_watch(&mut self, watch: Option<Watch>) {
+        self.watch = watch;
     }
 
     pub fn params(&self) -> &AlphaBetaParams {
@@ -215,6 +225,7 @@ impl AlphaBeta {
             width: self.params.width as usize,
             nodes: 0,
             deadline: limits.time.map(|t| start + t),
+            watch: self.watch.as_ref().map(|w| &*w.0),
             max_nodes,
             aborted: false,
             buffers: Vec::new(),
@@ -285,7 +296,8 @@ impl Worker<'_> {
             self.aborted = true;
         }
         if self.nodes.is_multiple_of(CLOCK_INTERVAL)
-            && self.deadline.is_some_and(|d| Instant::now() >= d)
+            && (self.deadline.is_some_and(|d| Instant::now() >= d)
+                || self.watch.is_some_and(|w| w.stop_requested()))
         {
             self.aborted = true;
         }
