@@ -81,7 +81,11 @@ fn quit_stops_a_long_alphabeta_search_too() {
     assert_stone(&e.reply(), "4");
     assert_eq!(e.reply(), "=5");
     assert_eq!(e.exit_within(Duration::from_millis(500)), Some(true));
-    assert!(asked.elapsed() < Duration::from_millis(500), "{:?}", asked.elapsed());
+    assert!(
+        asked.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        asked.elapsed()
+    );
 }
 
 #[test]
@@ -411,4 +415,51 @@ fn c6_progress_lines_for_cloudict_hosts_only() {
     assert_eq!(cloudict.len(), progress.len() + 1);
     let sau = lines_before_move(&["--threads", "1", "c6", "--letters", "sau"]);
     assert_eq!(sau.len(), 1, "{sau:?}");
+}
+
+/// issue 16.7: logs into a pipe or file carry no ANSI colour codes.
+#[test]
+fn logs_into_a_pipe_are_plain_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("stderr.txt");
+    let config = repo_path("tests/data/fast.toml").display().to_string();
+    let mut e = EngineProcess::start_in(
+        LIUZI,
+        &["--config", &config, "-vv"],
+        None,
+        Stderr::File(log.clone()),
+    );
+    assert_eq!(ask(&mut e, "play b K10"), "=");
+    assert!(ask(&mut e, "genmove w").starts_with("= "));
+    assert_eq!(ask(&mut e, "quit"), "=");
+    assert_eq!(e.exit_within(Duration::from_secs(5)), Some(true));
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("INFO"), "{text}");
+    assert!(!text.contains('\u{1b}'), "{text}");
+}
+
+/// Pondering in the Connect6 protocol: on between turns, and the same moves every run.
+#[test]
+fn c6_pondering_is_reproducible() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(
+        dir.path(),
+        "fixed.toml",
+        "[engine]\nthreads = 1\nseed = 5\n[time]\nturn_seconds = 60.0\n[search]\nplayouts = 200\n",
+    );
+    let play = || -> Vec<String> {
+        let mut e = EngineProcess::start(LIUZI, &["--config", &config, "--ponder", "c6"]);
+        e.send("new black");
+        let mut moves = vec![e.line_starting("move ")];
+        for turn in ["AASS", "ASSA", "CAQS"] {
+            e.send(&format!("move {turn}"));
+            moves.push(e.line_starting("move "));
+        }
+        e.send("quit");
+        assert_eq!(e.exit_within(Duration::from_secs(10)), Some(true));
+        moves
+    };
+    let first = play();
+    assert_eq!(first.len(), 4);
+    assert_eq!(first, play());
 }
