@@ -183,11 +183,15 @@ impl Format {
         parse: impl FnOnce(&[u8]) -> Result<T, ErrorKind>,
     ) -> Result<T, FileError> {
         if let Some(bytes) = embedded(path) {
-            tracing::warn!(
-                "{} {}: no file found, using the copy built into the binary",
-                self.noun,
-                path.display()
-            );
+            // One line per run says so, whichever file is read first.
+            static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+            if !SAID.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                tracing::warn!(
+                    "no engine-config/ found beside the program or in the working directory: \
+                     using the configuration, weights and evaluator built into the binary"
+                );
+            }
+            tracing::debug!("{} {}: the built-in copy", self.noun, path.display());
             return parse(bytes).map_err(|kind| self.error(path, kind));
         }
         let bytes = read_limited(path, MAX_ARTIFACT_BYTES).map_err(|e| {
