@@ -11,11 +11,76 @@
 //! ```
 //! Writing: [`Format::compose`] then [`Format::save`]. Reading: [`Format::load`] with a parser
 //! that calls [`Format::open`] to check everything but the payload. Errors name the file and
-//! the problem ([`FileError`]). Depends on nothing but std, so every layer may use it.
+//! the problem ([`FileError`]). Depends on nothing but std and `tracing`, so every layer may
+//! use it.
+//!
+//! Every file the engine reads goes through [`read_limited`]: only regular files (a FIFO
+//! would block for ever, `/dev/zero` would fill the memory), and no more than a size cap.
+//! The shipped artifacts are embedded in the binary: a path in [`BUILT_IN_DIR`] (what the
+//! configuration gives when no shipped file is on disk) reads the embedded copy.
 
 use std::fmt;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+
+/// The directory name standing for the copies of `engine-config/` built into the binary.
+pub const BUILT_IN_DIR: &str = "<built-in>";
+
+/// The shipped artifacts, as built into the binary.
+const EMBEDDED: &[(&str, &[u8])] = &[
+    (
+        "default.weights",
+        include_bytes!("../engine-config/default.weights"),
+    ),
+    (
+        "default.eval",
+        include_bytes!("../engine-config/default.eval"),
+    ),
+];
+
+/// Largest artifact file read (the shipped ones are ~100 KB).
+pub const MAX_ARTIFACT_BYTES: u64 = 64 << 20;
+
+/// The embedded copy that `path` stands for, when it is in [`BUILT_IN_DIR`].
+pub fn embedded(path: &Path) -> Option<&'static [u8]> {
+    if path.parent()? != Path::new(BUILT_IN_DIR) {
+        return None;
+    }
+    let name = path.file_name()?.to_str()?;
+    EMBEDDED.iter().find(|(n, _)| *n == name).map(|(_, b)| *b)
+}
+
+/// Reads a whole file that must be a regular file of at most `max_bytes`; the checks come
+/// before it is opened for reading, so a FIFO or a device is refused, never read.
+pub fn read_limited(path: &Path, max_bytes: u64) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let metadata = std::fs::metadata(path)?;
+    if !metadata.is_file() {
+        let what = if metadata.is_dir() {
+            "a directory"
+        } else {
+            "not a regular file (a device, FIFO or socket)"
+        };
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, what));
+    }
+    let too_big = || {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("larger than {} bytes", max_bytes),
+        )
+    };
+    if metadata.len() > max_bytes {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::with_capacity(metadata.len() as usize);
+    std::fs::File::open(path)?
+        .take(max_bytes + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(too_big());
+    }
+    Ok(bytes)
+}
 
 /// What tells one kind of checked file from another.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,13 +175,26 @@ impl Format {
     }
 
     /// Reads the file at `path` and hands its bytes to `parse` (which starts with
-    /// [`Format::open`]); a missing or unreadable file is an error naming it.
+    /// [`Format::open`]); a missing or unreadable file is an error naming it. A path in
+    /// [`BUILT_IN_DIR`] reads the embedded copy (saying so once in the log).
     pub fn load<T>(
         &self,
         path: &Path,
         parse: impl FnOnce(&[u8]) -> Result<T, ErrorKind>,
     ) -> Result<T, FileError> {
-        let bytes = std::fs::read(path).map_err(|e| {
+        if let Some(bytes) = embedded(path) {
+            // One line per run says so, whichever file is read first.
+            static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+            if !SAID.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                tracing::warn!(
+                    "no engine-config/ found beside the program or in the working directory: \
+                     using the configuration, weights and evaluator built into the binary"
+                );
+            }
+            tracing::debug!("{} {}: the built-in copy", self.noun, path.display());
+            return parse(bytes).map_err(|kind| self.error(path, kind));
+        }
+        let bytes = read_limited(path, MAX_ARTIFACT_BYTES).map_err(|e| {
             let kind = if e.kind() == io::ErrorKind::NotFound {
                 ErrorKind::Missing
             } else {

@@ -38,6 +38,19 @@ pub struct EngineConfig {
     pub c6: C6Section,
     pub search: SearchParams,
     pub alphabeta: AlphaBetaParams,
+    pub protocol: ProtocolSection,
+}
+
+/// How the protocol front-ends behave beside the moves themselves.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProtocolSection {
+    /// Think on the opponent's time (GTP and the Connect6 protocol).
+    pub ponder: bool,
+    /// GTP: GoGui live graphics (`gogui-gfx:` blocks on stderr) during a search.
+    pub live_gfx: bool,
+    /// Connect6 protocol, Cloudict letters: `Searching i/n` progress lines on stdout.
+    pub progress_lines: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -171,23 +184,66 @@ fn merge_checked(base: &mut toml::Table, user: toml::Table, prefix: &str) -> Res
     Ok(())
 }
 
+/// Largest configuration file read.
+pub const MAX_CONFIG_BYTES: u64 = 1 << 20;
+
+/// The `engine-config/` directory of the shipped files on disk: the first one holding
+/// `default.toml` in the working directory or up to three levels above the executable.
+pub fn shipped_dir() -> Option<PathBuf> {
+    let exe_dirs = std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(Path::to_path_buf))
+        .into_iter()
+        .flat_map(|dir| {
+            dir.ancestors()
+                .take(4)
+                .map(Path::to_path_buf)
+                .collect::<Vec<_>>()
+        });
+    std::iter::once(PathBuf::from("."))
+        .chain(exe_dirs)
+        .map(|dir| dir.join(DEFAULT_PATH))
+        .find(|path| path.is_file())
+        .and_then(|path| path.parent().map(Path::to_path_buf))
+}
+
+/// `value` as a path: a relative one is taken from `dir`; "none" and "" are values, not paths.
+fn resolve(value: &Path, dir: &Path) -> PathBuf {
+    if value.is_relative() && value != Path::new("none") && value != Path::new("") {
+        dir.join(value)
+    } else {
+        value.to_path_buf()
+    }
+}
+
 impl EngineConfig {
-    /// The embedded default, with the weights path taken relative to `engine-config/`.
+    /// The embedded default; its files are the copies built into the binary
+    /// ([`crate::artifact::BUILT_IN_DIR`]).
     pub fn builtin() -> EngineConfig {
-        EngineConfig::from_toml(
-            BUILTIN_TOML,
-            "built-in default.toml",
-            Path::new("engine-config"),
-        )
-        .expect("the embedded default.toml is a valid configuration (checked by a unit test)")
+        let built_in = Path::new(crate::artifact::BUILT_IN_DIR);
+        EngineConfig::from_toml_over(BUILTIN_TOML, "built-in default.toml", built_in, built_in)
+            .expect("the embedded default.toml is a valid configuration (checked by a unit test)")
     }
 
     /// Parses `text` over the built-in default. `origin` names it in errors; relative paths
-    /// in it are resolved against `base_dir`.
+    /// in it are resolved against `base_dir`, and the paths it does not set are the
+    /// built-in copies.
     pub fn from_toml(
         text: &str,
         origin: &str,
         base_dir: &Path,
+    ) -> Result<EngineConfig, ConfigError> {
+        let built_in = Path::new(crate::artifact::BUILT_IN_DIR);
+        EngineConfig::from_toml_over(text, origin, base_dir, built_in)
+    }
+
+    /// Like [`EngineConfig::from_toml`], with the paths `text` does not set (inherited from
+    /// the default) resolved against `defaults_dir`, the shipped `engine-config/`.
+    pub fn from_toml_over(
+        text: &str,
+        origin: &str,
+        base_dir: &Path,
+        defaults_dir: &Path,
     ) -> Result<EngineConfig, ConfigError> {
         let error = |problem: String| ConfigError {
             file: origin.to_string(),
@@ -196,32 +252,45 @@ impl EngineConfig {
         let user: toml::Table = text
             .parse()
             .map_err(|e: toml::de::Error| error(e.to_string().trim_end().to_string()))?;
+        let sets = |key: &str| {
+            user.get("engine")
+                .and_then(toml::Value::as_table)
+                .is_some_and(|t| t.contains_key(key))
+        };
+        let (sets_weights, sets_evaluator) = (sets("weights"), sets("evaluator"));
         let mut merged = builtin_table();
         merge_checked(&mut merged, user, "").map_err(error)?;
         let mut config: EngineConfig = toml::Value::Table(merged)
             .try_into()
             .map_err(|e: toml::de::Error| error(e.to_string().trim_end().to_string()))?;
-        // "none" (no weights: the search's fallback knowledge) is a value, not a path.
-        if config.engine.weights.is_relative() && config.engine.weights != Path::new("none") {
-            config.engine.weights = base_dir.join(&config.engine.weights);
-        }
-        // So is "none" for the evaluator.
-        let evaluator = &config.engine.evaluator;
-        if evaluator.is_relative() && evaluator != Path::new("none") && evaluator != Path::new("") {
-            config.engine.evaluator = base_dir.join(evaluator);
-        }
+        // Each path is taken from the directory of the file that set it.
+        let dir_of = |set: bool| if set { base_dir } else { defaults_dir };
+        config.engine.weights = resolve(&config.engine.weights, dir_of(sets_weights));
+        config.engine.evaluator = resolve(&config.engine.evaluator, dir_of(sets_evaluator));
         config.validate().map_err(error)?;
         Ok(config)
     }
 
-    /// Reads a configuration file.
+    /// Reads a configuration file (a regular file of at most [`MAX_CONFIG_BYTES`]); the paths
+    /// it does not set are the shipped files (on disk when found, else the built-in copies).
     pub fn from_file(path: &Path) -> Result<EngineConfig, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
-            file: path.display().to_string(),
-            problem: format!("cannot read: {e}"),
+        let shown = path.display().to_string();
+        let bytes =
+            crate::artifact::read_limited(path, MAX_CONFIG_BYTES).map_err(|e| ConfigError {
+                file: shown.clone(),
+                problem: format!("cannot read: {e}"),
+            })?;
+        let text = String::from_utf8(bytes).map_err(|_| ConfigError {
+            file: shown.clone(),
+            problem: "cannot read: not UTF-8 text".to_string(),
         })?;
-        let base_dir = path.parent().unwrap_or(Path::new("."));
-        EngineConfig::from_toml(&text, &path.display().to_string(), base_dir)
+        let base_dir = match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        let defaults_dir =
+            shipped_dir().unwrap_or_else(|| PathBuf::from(crate::artifact::BUILT_IN_DIR));
+        EngineConfig::from_toml_over(&text, &shown, base_dir, &defaults_dir)
     }
 
     /// `--config FILE` if given; else the first `engine-config/default.toml` found in the working
@@ -233,22 +302,9 @@ impl EngineConfig {
                 ConfigSource::File(path.to_path_buf()),
             ));
         }
-        let exe_dirs = std::env::current_exe()
-            .ok()
-            .and_then(|exe| exe.parent().map(Path::to_path_buf))
-            .into_iter()
-            .flat_map(|dir| {
-                dir.ancestors()
-                    .take(4)
-                    .map(Path::to_path_buf)
-                    .collect::<Vec<_>>()
-            });
-        let candidates = std::iter::once(PathBuf::from(".")).chain(exe_dirs);
-        for dir in candidates {
-            let path = dir.join(DEFAULT_PATH);
-            if path.is_file() {
-                return Ok((EngineConfig::from_file(&path)?, ConfigSource::File(path)));
-            }
+        if let Some(dir) = shipped_dir() {
+            let path = dir.join("default.toml");
+            return Ok((EngineConfig::from_file(&path)?, ConfigSource::File(path)));
         }
         Ok((EngineConfig::builtin(), ConfigSource::Builtin))
     }
@@ -315,8 +371,8 @@ impl EngineConfig {
     }
 
     fn minus_lag(&self, seconds: f64) -> Duration {
-        // Never below a tenth of the budget: a huge margin must not leave no time at all.
-        let left = (seconds - self.time.lag_margin_seconds).max(seconds / 10.0);
+        // The margin is never more than a tenth of the budget: a 0.3 s stone keeps 0.27 s.
+        let left = seconds - self.time.lag_margin_seconds.min(seconds / 10.0);
         Duration::from_secs_f64(left)
     }
 
@@ -351,8 +407,8 @@ mod tests {
         let c = EngineConfig::builtin();
         assert_eq!(c.engine.board_size, 19);
         assert_eq!(c.engine.name, "Liuzi");
-        assert_eq!(c.engine.weights, Path::new("engine-config/default.weights"));
-        assert_eq!(c.engine.evaluator, Path::new("engine-config/default.eval"));
+        assert_eq!(c.engine.weights, Path::new("<built-in>/default.weights"));
+        assert_eq!(c.engine.evaluator, Path::new("<built-in>/default.eval"));
         assert_eq!(c.engine.search, SearchKind::Mcts);
         assert_eq!(c.search.playout_cutoff, 0);
         assert_eq!(c.c6.letters, Letters::Cloudict);
@@ -384,7 +440,19 @@ mod tests {
         assert_eq!(c.engine.threads, 3);
         assert_eq!(c.thread_count(), 3);
         assert_eq!(c.engine.weights, Path::new("/etc/liuzi/w.bin"));
-        assert_eq!(c.engine.evaluator, Path::new("/etc/liuzi/default.eval"));
+        // Not set by the file: the shipped default, never `/etc/liuzi/default.eval`.
+        assert_eq!(c.engine.evaluator, Path::new("<built-in>/default.eval"));
+        let over = EngineConfig::from_toml_over(
+            "[engine]\nthreads = 1\n",
+            "my.toml",
+            Path::new("/etc/liuzi"),
+            Path::new("/opt/liuzi/engine-config"),
+        )
+        .unwrap();
+        assert_eq!(
+            over.engine.weights,
+            Path::new("/opt/liuzi/engine-config/default.weights")
+        );
         let none = EngineConfig::from_toml(
             "[engine]\nevaluator = \"none\"\n",
             "my.toml",
@@ -449,7 +517,7 @@ mod tests {
         assert_eq!(c.depth_turn_seconds(99), 60.0);
         assert_eq!(c.stone_time(), Duration::from_secs_f64(5.0 - 0.3));
         assert_eq!(c.c6_turn_time(10.0), Duration::from_secs_f64(9.7));
-        // A margin larger than the budget still leaves a tenth of it.
-        assert_eq!(c.c6_turn_time(0.2), Duration::from_secs_f64(0.02));
+        // The margin is never more than a tenth of the budget.
+        assert_eq!(c.c6_turn_time(0.2), Duration::from_secs_f64(0.2 - 0.02));
     }
 }

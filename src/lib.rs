@@ -2,12 +2,13 @@
 //!
 //! Layers, each depending only on those before it:
 //! `rules` -> `patterns` -> `policy` -> (`tactics`, `eval`) -> `search` -> `engine` -> `protocol`
-//! -> `bench` (whole-program benchmarks through a front-end).
+//! -> `bench` (whole-program benchmarks through a front-end) -> `cli` (the programs' start-up).
 //! `notation`, `records` and `config` sit beside them and depend only on `rules`; `artifact`
 //! (the checked file format of the weights and the evaluator) depends on nothing.
 
 pub mod artifact;
 pub mod bench;
+pub mod cli;
 pub mod config;
 pub mod engine;
 pub mod eval;

@@ -7,7 +7,9 @@
 //! left are counted as max(turn_horizon − turn, min_turns_left) (design.md A3: KataGomo's
 //! 28-round forced win, typical 25–40-turn games). A lag margin is kept back from every
 //! deadline so the controller's clock, which also counts pipe and process delays, never
-//! runs out.
+//! runs out; it scales with the time at stake (never more than a tenth of a turn), so short
+//! budgets keep most of their time. No turn plans more than `max_turn_time`, however large
+//! the clock (a 30-year main time must not give a 30-year search).
 
 use super::StoneBudget;
 use crate::rules::{Board, Color, Stage};
@@ -59,6 +61,15 @@ pub struct TimeLeft {
     pub stones: u32,
 }
 
+/// Longest turn a clock may plan: ten minutes, far above any tournament's turn time.
+pub const MAX_TURN_TIME: Duration = Duration::from_secs(600);
+
+/// The lag margin kept back from `at_stake`: the configured margin, but never more than a
+/// tenth of it.
+pub fn lag_margin(lag: Duration, at_stake: Duration) -> Duration {
+    lag.min(at_stake / 10)
+}
+
 /// How the clock spends time (config keys of the time section).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TimePolicy {
@@ -72,6 +83,8 @@ pub struct TimePolicy {
     pub first_stone_share: f64,
     /// No budget is smaller than this (a search always gets a few playouts).
     pub min_stone_time: Duration,
+    /// No turn is planned longer than this, whatever the clock says.
+    pub max_turn_time: Duration,
 }
 
 impl Default for TimePolicy {
@@ -82,6 +95,7 @@ impl Default for TimePolicy {
             min_turns_left: 10,
             first_stone_share: 0.6,
             min_stone_time: Duration::from_millis(10),
+            max_turn_time: MAX_TURN_TIME,
         }
     }
 }
@@ -190,24 +204,26 @@ impl Clock {
 
     fn clock_budget(&self, board: &Board, settings: &TimeSettings, share: f64) -> Duration {
         let p = &self.policy;
+        let margin = |at_stake: Duration| lag_margin(p.lag, at_stake);
         let left = self.time_left(board.to_move(), settings);
         let stones_this_turn = match board.stage() {
             Stage::First if board.stone_count() > 0 => 2,
             _ => 1,
         };
-        let usable = left.time.saturating_sub(p.lag);
-        if left.stones > 0 {
-            // In a byo-yomi period: the period's time covers its stones; the turn's stones
-            // (those still in this period) share their part.
-            let per_stone = usable / left.stones;
-            let in_period = stones_this_turn.min(left.stones);
-            let turn = per_stone * in_period;
-            let stone = if in_period == 1 {
+        let stone_of = |turn: Duration, stones: u32| {
+            if stones == 1 {
                 turn
             } else {
                 turn.mul_f64(share)
-            };
-            return stone.min(usable);
+            }
+        };
+        if left.stones > 0 {
+            // In a byo-yomi period: the period's time covers its stones; the turn's stones
+            // (those still in this period) share their part.
+            let in_period = stones_this_turn.min(left.stones);
+            let raw = left.time / left.stones * in_period;
+            let turn = (raw - margin(raw)).min(p.max_turn_time);
+            return stone_of(turn, in_period).min(left.time - margin(left.time));
         }
         let turn_index = (board.stone_count() as u32).div_ceil(2);
         let turns_left = p
@@ -215,17 +231,18 @@ impl Clock {
             .saturating_sub(turn_index)
             .max(p.min_turns_left)
             .max(1);
-        let mut turn = usable / turns_left;
-        let mut cap = usable;
+        let raw = left.time / turns_left;
+        let mut turn = raw - margin(raw);
+        let mut cap = left.time - margin(left.time);
         if settings.has_byo_yomi() {
             // Byo-yomi still comes after main time: each turn may count on its share of a
             // period (Leela Zero's max_time_for_move), and a stone may run into the period.
             let period_per_stone = settings.byo_yomi / settings.byo_yomi_stones;
-            let extra = (period_per_stone * stones_this_turn).saturating_sub(p.lag);
-            turn += extra;
-            cap = left.time + period_per_stone.saturating_sub(p.lag);
+            let period_turn = period_per_stone * stones_this_turn;
+            turn += period_turn - margin(period_turn);
+            cap = left.time + period_per_stone - margin(period_per_stone);
         }
-        turn.mul_f64(share).min(cap)
+        stone_of(turn.min(p.max_turn_time), stones_this_turn).min(cap)
     }
 }
 
@@ -289,8 +306,8 @@ mod tests {
         let mut c = clock(300.0, 0.0, 0);
         let b = board_with(3);
         let t = c.stone_budget(&b).time.unwrap().as_secs_f64();
-        // Turn 2 of a 30-turn horizon: (300 - 0.3) / 28 per turn, 60% for the first stone.
-        assert!((t - 0.6 * 299.7 / 28.0).abs() < 1e-3, "{t}");
+        // Turn 2 of a 30-turn horizon: 300 / 28 per turn less the lag, 60% for the first stone.
+        assert!((t - 0.6 * (300.0 / 28.0 - 0.3)).abs() < 1e-3, "{t}");
         for left in [0.0, 0.1, 0.5, 2.0, 20.0] {
             c.set_time_left(
                 Color::Black,
@@ -300,9 +317,8 @@ mod tests {
                 },
             );
             let t = c.stone_budget(&b).time.unwrap();
-            let cap = secs(left)
-                .saturating_sub(c.policy.lag)
-                .max(c.policy.min_stone_time);
+            let cap =
+                (secs(left) - lag_margin(c.policy.lag, secs(left))).max(c.policy.min_stone_time);
             assert!(t <= cap, "{t:?} > {cap:?} with {left} s left");
         }
         // Late in the game the horizon floor keeps budgets sane.
@@ -314,7 +330,7 @@ mod tests {
             },
         );
         let late = c.stone_budget(&board_with(83)).time.unwrap().as_secs_f64();
-        assert!((late - 0.6 * 99.7 / 10.0).abs() < 1e-3, "{late}");
+        assert!((late - 0.6 * 9.7).abs() < 1e-3, "{late}");
     }
 
     #[test]
@@ -324,7 +340,7 @@ mod tests {
         let b = board_with(1);
         assert_eq!(b.to_move(), Color::White);
         let first = c.stone_budget(&b).time.unwrap().as_secs_f64();
-        assert!((first - 0.6 * 2.0 * 29.7 / 10.0).abs() < 1e-3, "{first}");
+        assert!((first - 0.6 * (6.0 - 0.3)).abs() < 1e-3, "{first}");
         // Last stone of a period gets everything but the lag.
         c.set_time_left(
             Color::White,
@@ -342,7 +358,8 @@ mod tests {
         let c = clock(60.0, 30.0, 5);
         let b = board_with(3);
         let t = c.stone_budget(&b).time.unwrap().as_secs_f64();
-        let expected = 0.6 * (59.7 / 28.0 + (2.0 * 6.0 - 0.3));
+        // The lag of a 2.1 s turn is a tenth of it, not the whole 0.3 s.
+        let expected = 0.6 * (0.9 * 60.0 / 28.0 + (2.0 * 6.0 - 0.3));
         assert!((t - expected).abs() < 1e-3, "{t} vs {expected}");
         let mut c = c;
         c.set_time_left(
@@ -354,6 +371,54 @@ mod tests {
         );
         // Almost out of main time: may run into the first period, never past its share.
         assert!(c.stone_budget(&b).time.unwrap() <= secs(0.5 + 6.0 - 0.3));
+    }
+
+    #[test]
+    fn the_lag_margin_is_never_more_than_a_tenth_of_the_time_at_stake() {
+        assert_eq!(lag_margin(secs(0.3), secs(10.0)), secs(0.3));
+        assert_eq!(lag_margin(secs(0.3), secs(0.3)), secs(0.03));
+        // A 0.3 s period for one stone keeps 0.27 s, not 12 ms.
+        let c = clock(0.0, 0.3, 1);
+        let t = c.stone_budget(&board_with(3)).time.unwrap().as_secs_f64();
+        assert!((t - 0.27).abs() < 1e-6, "{t}");
+    }
+
+    #[test]
+    fn a_huge_clock_plans_no_more_than_the_longest_turn() {
+        // issue 18.4: time_settings 999999999 0 0 planned ~3e7 s a turn.
+        let c = clock(999_999_999.0, 0.0, 0);
+        for n in [1, 3, 4, 100] {
+            let t = c.stone_budget(&board_with(n)).time.unwrap();
+            assert!(t <= MAX_TURN_TIME, "{n} stones: {t:?}");
+            assert!(t >= MAX_TURN_TIME.mul_f64(0.3), "{n} stones: {t:?}");
+        }
+        let c = clock(0.0, 999_999_999.0, 2);
+        assert!(c.stone_budget(&board_with(3)).time.unwrap() <= MAX_TURN_TIME);
+    }
+
+    #[test]
+    fn time_left_counts_to_the_millisecond() {
+        let mut c = clock(60.0, 0.0, 0);
+        c.set_time_left(
+            Color::Black,
+            TimeLeft {
+                time: secs(0.123),
+                stones: 0,
+            },
+        );
+        let t = c.stone_budget(&board_with(83)).time.unwrap();
+        // 0.123 s over 10 turns, less a tenth, 60% for the first stone: 6.642 ms, floored at
+        // the 10 ms minimum; a 1.5 s clock gives 81 ms.
+        assert_eq!(t, c.policy.min_stone_time);
+        c.set_time_left(
+            Color::Black,
+            TimeLeft {
+                time: secs(1.5),
+                stones: 0,
+            },
+        );
+        let t = c.stone_budget(&board_with(83)).time.unwrap().as_secs_f64();
+        assert!((t - 0.081).abs() < 1e-6, "{t}");
     }
 
     #[test]

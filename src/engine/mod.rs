@@ -17,15 +17,22 @@ pub use mcts_generator::MctsGenerator;
 
 use crate::rules::{Board, Color, PlayError, Point};
 use std::fmt;
+use std::sync::Arc;
 
 /// How long one stone may think, worked out by the engine from the clock and config: the
-/// searches' own limits type (time, and a stop flag a front-end can raise).
+/// searches' own limits type (time, and the front-end's observer that may stop it).
 pub use crate::search::Limits as StoneBudget;
+/// A front-end's hold on a running search (stop requests, live display).
+pub use crate::search::ThinkObserver;
 
 /// The seam where the search plugs in.
 pub trait MoveGenerator: Send {
     /// Picks a stone for the side to move. `board` is never over and always has an empty point.
     fn generate(&mut self, board: &Board, budget: StoneBudget) -> Point;
+
+    /// Thinks about `board` (the opponent to move) until `budget.observer` asks to stop, so
+    /// that the next `generate` reuses the work. Generators that cannot reuse return at once.
+    fn ponder(&mut self, _board: &Board, _budget: StoneBudget) {}
 
     /// The game was reset or stones were taken back: drop anything that assumed the old history.
     fn new_game(&mut self, _board: &Board) {}
@@ -103,6 +110,10 @@ pub struct Engine {
     board: Board,
     clock: Clock,
     generator: Box<dyn MoveGenerator>,
+    /// The last search's statistics while they still describe this game: dropped by every
+    /// change of the position other than the searched stone itself.
+    analysis: Option<Analysis>,
+    observer: Option<Arc<dyn ThinkObserver>>,
 }
 
 impl Engine {
@@ -115,6 +126,8 @@ impl Engine {
             board,
             clock: Clock::default(),
             generator,
+            analysis: None,
+            observer: None,
         })
     }
 
@@ -130,10 +143,16 @@ impl Engine {
         &mut self.clock
     }
 
+    /// The observer every following search reports to (see [`ThinkObserver`]).
+    pub fn set_observer(&mut self, observer: Option<Arc<dyn ThinkObserver>>) {
+        self.observer = observer;
+    }
+
     /// A new game on an empty board of `size`. On error nothing changes.
     pub fn new_game(&mut self, size: usize) -> Result<(), EngineError> {
         let board = Board::new(size).ok_or(EngineError::UnsupportedSize(size))?;
         self.board = board;
+        self.analysis = None;
         self.generator.new_game(&self.board);
         Ok(())
     }
@@ -141,18 +160,22 @@ impl Engine {
     /// Places a stone of `color`, which must be the side to move. On error nothing changes.
     pub fn play(&mut self, color: Color, p: Point) -> Result<(), EngineError> {
         self.board.play_as(color, p)?;
+        self.analysis = None;
         Ok(())
     }
 
     pub fn undo(&mut self) -> Result<Point, EngineError> {
         let p = self.board.undo().ok_or(EngineError::NothingToUndo)?;
+        self.analysis = None;
         self.generator.new_game(&self.board);
         Ok(p)
     }
 
-    /// The search statistics of the last generated stone (see [`MoveGenerator::analysis`]).
-    pub fn analysis(&self) -> Option<Analysis> {
-        self.generator.analysis()
+    /// The statistics of the last search while the position is the one it searched (plus
+    /// the stone it chose); `None` after `play`, `undo` or a new game, or when the stone
+    /// needed no search.
+    pub fn analysis(&self) -> Option<&Analysis> {
+        self.analysis.as_ref()
     }
 
     /// P(m) for the side to move in the current position (see [`MoveGenerator::policy`]).
@@ -163,7 +186,29 @@ impl Engine {
     /// Replaces the whole game by `board` (e.g. a loaded record).
     pub fn set_board(&mut self, board: Board) {
         self.board = board;
+        self.analysis = None;
         self.generator.new_game(&self.board);
+    }
+
+    /// Thinks on the opponent's time until the observer says stop (see
+    /// [`MoveGenerator::ponder`]); afterwards the analysis shows what it found.
+    pub fn ponder(&mut self) {
+        if self.board.is_over() || self.board.legal_points().next().is_none() {
+            return;
+        }
+        let budget = StoneBudget {
+            observer: self.observer.clone(),
+            ..StoneBudget::default()
+        };
+        self.generator.ponder(&self.board, budget);
+        self.analysis = self.searched_analysis(self.board.stone_count());
+    }
+
+    /// The generator's statistics when they are of a real search at `stone_count` stones.
+    fn searched_analysis(&self, stone_count: usize) -> Option<Analysis> {
+        self.generator
+            .analysis()
+            .filter(|a| a.stone_count == stone_count && !a.children.is_empty())
     }
 
     /// Asks the search for a stone of `color`, plays it and returns it.
@@ -174,8 +219,10 @@ impl Engine {
         if color != self.board.to_move() {
             return Err(EngineError::WrongColor(self.board.to_move()));
         }
-        let budget = self.clock.stone_budget(&self.board);
+        let mut budget = self.clock.stone_budget(&self.board);
+        budget.observer = self.observer.clone();
         let start = std::time::Instant::now();
+        let searched_at = self.board.stone_count();
         // Black's opening stone goes to the centre, as every Connect6 program plays it: on an
         // empty board the patterns see only edge distances and would break ties by index.
         let p = if self.board.stone_count() == 0 {
@@ -185,6 +232,7 @@ impl Engine {
             self.generator.generate(&self.board, budget)
         };
         self.board.play(p)?;
+        self.analysis = self.searched_analysis(searched_at);
         self.clock.record_stone(color, start.elapsed());
         Ok(p)
     }

@@ -6,6 +6,7 @@
 
 pub mod c6;
 pub mod gtp;
+pub mod input;
 pub mod line_reader;
 
 /// Whether a front-end keeps reading after a command.

@@ -16,6 +16,6 @@ pub mod mcts;
 pub use common::{
     proximity_gammas, Analysis, ChildAnalysis, Decision, Limits, PlayoutPolicy, PolicyFactory,
     PolicyPosition, PositionFactory, SearchOutcome, SearchPosition, SearchRng, SolverParams,
-    FALLBACK_STONE_TIME,
+    ThinkObserver, FALLBACK_STONE_TIME, PROGRESS_INTERVAL,
 };
 pub use mcts::{PairOrder, Search, SearchParams};

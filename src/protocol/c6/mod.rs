@@ -20,14 +20,23 @@
 
 mod token;
 
+use super::input::{Event, Input};
 use super::line_reader::{InputLine, LineReader, MAX_LINE_BYTES};
 use super::Flow;
 use crate::config::EngineConfig;
-use crate::engine::{Engine, StoneBudget};
+use crate::engine::{Engine, StoneBudget, ThinkObserver};
 use crate::notation::{self, LetterOrder};
 use crate::rules::{Board, Color, GameResult, Point, Stage};
+use parking_lot::Mutex;
 use std::io::{self, Read, Write};
+use std::sync::Arc;
 use std::time::Duration;
+
+/// Lines that stop a running search before their turn comes: `quit` and `exit`.
+pub fn is_urgent(line: &str) -> bool {
+    let word = line.trim();
+    word.eq_ignore_ascii_case("quit") || word.eq_ignore_ascii_case("exit")
+}
 
 pub use token::PLACEHOLDER;
 
@@ -43,6 +52,8 @@ pub struct C6 {
     own_color: Option<Color>,
     board_size: usize,
     config: EngineConfig,
+    /// The time budget of the stone being searched, for `Searching i/n` lines.
+    stone_budget: Arc<Mutex<Option<Duration>>>,
 }
 
 /// What a command answered: protocol lines for stdout, notes for stderr.
@@ -65,7 +76,84 @@ impl C6 {
             last_placed: None,
             own_color: None,
             config: config.clone(),
+            stone_budget: Arc::new(Mutex::new(None)),
         }
+    }
+
+    /// Whether `Searching i/n` lines go to stdout: asked for, and a Cloudict-style host (SAU
+    /// hosts read only `move`/`name` lines).
+    fn progress_lines(&self) -> bool {
+        self.config.protocol.progress_lines
+            && self.letters == LetterOrder::Cloudict
+            && !self.write_placeholder
+    }
+
+    /// Serves the protocol from the reader thread of `input` until `quit`/`exit`, the end of
+    /// the input or a termination signal; `quit` and the end stop a running search, whose
+    /// move is still written. Ponders between commands when `protocol.ponder` is on.
+    pub fn serve<W: Write + Send + 'static, E: Write>(
+        &mut self,
+        input: Input,
+        output: W,
+        mut diagnostics: E,
+    ) -> io::Result<()> {
+        let output = Arc::new(Mutex::new(output));
+        let control = input.control();
+        let observer: Arc<dyn ThinkObserver> = control.clone();
+        self.engine.set_observer(Some(observer));
+        if self.progress_lines() {
+            let output = Arc::clone(&output);
+            let budget = Arc::clone(&self.stone_budget);
+            control.set_display(Some(Box::new(move |_playouts, elapsed, _children| {
+                let Some(budget) = *budget.lock() else {
+                    return;
+                };
+                let share = elapsed.as_secs_f64() / budget.as_secs_f64().max(1e-9);
+                let i = ((share * 100.0) as u32).min(99);
+                let mut out = output.lock();
+                // Errors surface at the next move's write.
+                let _ = writeln!(out, "Searching {i}/100").and_then(|_| out.flush());
+            })));
+        }
+        let mut out = Output::default();
+        let mut pondered = true;
+        let ponder_bounded = self.config.search.playouts > 0;
+        loop {
+            if !input.has_pending() && !pondered && self.should_ponder() {
+                pondered = true;
+                input.begin_ponder(!ponder_bounded);
+                self.engine.ponder();
+                input.idle();
+                continue;
+            }
+            let (seq, line) = match input.next() {
+                Event::Line(seq, line) => (seq, line),
+                Event::End | Event::Terminated => return Ok(()),
+            };
+            input.begin_command(seq);
+            let flow = self.handle_input(line.as_input(), &mut out);
+            input.idle();
+            pondered = false;
+            {
+                let mut output = output.lock();
+                output.write_all(out.stdout.as_bytes())?;
+                output.flush()?;
+            }
+            // A closed stderr must not stop the game.
+            let _ = diagnostics.write_all(out.stderr.as_bytes());
+            out.stdout.clear();
+            out.stderr.clear();
+            if flow == Flow::Quit {
+                return Ok(());
+            }
+        }
+    }
+
+    fn should_ponder(&self) -> bool {
+        let board = self.engine.board();
+        self.config.protocol.ponder
+            && !board.is_over()
+            && self.own_color.is_some_and(|own| own != board.to_move())
     }
 
     pub fn engine(&self) -> &Engine {
@@ -165,15 +253,15 @@ impl C6 {
                 let [token] = args else {
                     return Err("usage: move XXXX".to_string());
                 };
+                if self.engine.board().is_over() {
+                    return Err("the game is over".to_string());
+                }
                 let stones = self.parse_turn(token)?;
                 let colour = self.engine.board().to_move();
                 if self.own_color == Some(colour) {
                     return Err(format!(
                         "it is the engine's own turn ({colour}), not the opponent's"
                     ));
-                }
-                if self.engine.board().is_over() {
-                    return Err("the game is over".to_string());
                 }
                 self.place(colour, &stones)?;
                 if self.engine.board().is_over() {
@@ -191,6 +279,9 @@ impl C6 {
                     return Err(format!("usage: {command} XXXX"));
                 };
                 let colour = Color::parse(command).expect("matched above");
+                if self.engine.board().is_over() {
+                    return Err("the game is over".to_string());
+                }
                 let stones = self.parse_turn(token)?;
                 if self.engine.board().to_move() != colour {
                     return Err(format!(
@@ -296,9 +387,9 @@ impl C6 {
     fn answer(&mut self, out: &mut Output) -> Result<(), String> {
         let colour = self.engine.board().to_move();
         let opening = self.engine.board().stone_count() == 0;
-        let mut stones = vec![self.engine.genmove(colour).map_err(|e| e.to_string())?];
+        let mut stones = vec![self.genmove(colour)?];
         if !opening && !self.engine.board().is_over() {
-            stones.push(self.engine.genmove(colour).map_err(|e| e.to_string())?);
+            stones.push(self.genmove(colour)?);
         }
         self.last_placed = Some(colour);
         let single = stones.len() == 1;
@@ -319,6 +410,13 @@ impl C6 {
             );
         }
         Ok(())
+    }
+
+    fn genmove(&mut self, colour: Color) -> Result<Point, String> {
+        *self.stone_budget.lock() = self.engine.clock().stone_budget(self.engine.board()).time;
+        let p = self.engine.genmove(colour).map_err(|e| e.to_string());
+        *self.stone_budget.lock() = None;
+        p
     }
 
     /// The board with this dialect's letters: rows top first, columns left to right.
@@ -469,6 +567,11 @@ mod tests {
         assert_eq!(out.stdout, "");
         assert!(out.stderr.contains("black wins"), "{out:?}");
         assert!(send(&mut g, "next").stderr.contains("the game is over"));
+        // issue 18.13: a stone after it says so, not "the previous turn is unfinished".
+        for line in ["move KA", "white KAKB", "black KA"] {
+            let out = send(&mut g, line);
+            assert!(out.stderr.contains("the game is over"), "{line}: {out:?}");
+        }
     }
 
     #[test]

@@ -1,8 +1,12 @@
 //! GoGui analyze commands (`gogui-analyze_commands`): the policy heat map and the last search's
 //! visits and win rates, drawn on GoGui's board as `gfx` output.
+//!
+//! They never fail: GoGui stops a game with auto-run on when an analyze command answers with
+//! an error, so with nothing to show (no search since the position changed, a stone that
+//! needed no search, a finished game) they answer success with an empty map and a TEXT line.
 
 use super::commands::push_vertex;
-use crate::engine::Engine;
+use crate::engine::{Analysis, ChildAnalysis, Engine};
 use std::fmt::Write as _;
 
 /// `type/label/command` lines, as GoGui reads them from `gogui-analyze_commands`.
@@ -17,10 +21,11 @@ const LABELLED: usize = 8;
 
 /// The BT policy of the current position: INFLUENCE shading scaled to the best stone, and
 /// percentages on the most likely stones.
-pub fn policy(engine: &Engine, out: &mut String) -> Result<(), String> {
-    let mut policy = engine
-        .policy()
-        .ok_or("no policy for this position (game over or no search loaded)")?;
+pub fn policy(engine: &Engine, out: &mut String) {
+    let Some(mut policy) = engine.policy().filter(|p| !p.is_empty()) else {
+        out.push_str("TEXT no policy (game over or no pattern knowledge)");
+        return;
+    };
     policy.sort_by(|a, b| b.1.total_cmp(&a.1));
     let best = policy
         .first()
@@ -36,12 +41,13 @@ pub fn policy(engine: &Engine, out: &mut String) -> Result<(), String> {
         push_vertex(out, p);
         let _ = write!(out, " {:.0}", prob * 100.0);
     }
-    Ok(())
 }
 
 /// Visit counts of the last search's root children, labelled on the board.
-pub fn visits(engine: &Engine, out: &mut String) -> Result<(), String> {
-    let analysis = last_search(engine)?;
+pub fn visits(engine: &Engine, out: &mut String) {
+    let Some(analysis) = last_search(engine, out) else {
+        return;
+    };
     let total: u64 = analysis.children.iter().map(|c| c.visits as u64).sum();
     out.push_str("LABEL");
     for child in analysis.children.iter().filter(|c| c.visits > 0) {
@@ -50,13 +56,14 @@ pub fn visits(engine: &Engine, out: &mut String) -> Result<(), String> {
         let _ = write!(out, " {}", compact(child.visits));
     }
     let _ = write!(out, "\nTEXT {total} visits at the root");
-    Ok(())
 }
 
 /// Win rates (for the side that was to move) of the visited root children; shading from -1
 /// (sure loss) to +1 (sure win).
-pub fn win_rates(engine: &Engine, out: &mut String) -> Result<(), String> {
-    let analysis = last_search(engine)?;
+pub fn win_rates(engine: &Engine, out: &mut String) {
+    let Some(analysis) = last_search(engine, out) else {
+        return;
+    };
     let rated: Vec<_> = analysis
         .children
         .iter()
@@ -74,14 +81,44 @@ pub fn win_rates(engine: &Engine, out: &mut String) -> Result<(), String> {
         push_vertex(out, p);
         let _ = write!(out, " {:.0}", w * 100.0);
     }
-    Ok(())
 }
 
-fn last_search(engine: &Engine) -> Result<crate::engine::Analysis, String> {
-    engine
-        .analysis()
-        .filter(|a| !a.children.is_empty())
-        .ok_or_else(|| "no search yet (genmove first; forced stones skip the search)".to_string())
+/// The last search while it still describes this position; else a TEXT note in `out`.
+fn last_search<'a>(engine: &'a Engine, out: &mut String) -> Option<&'a Analysis> {
+    let analysis = engine.analysis();
+    if analysis.is_none() {
+        out.push_str("TEXT no search of this position (forced stones skip the search)");
+    }
+    analysis
+}
+
+/// The root's visits as a live-graphics block for GoGui (`gogui-gfx:` on stderr): shading by
+/// share of the visits, labels on the most visited stones.
+pub fn live_gfx(children: &[ChildAnalysis], playouts: u64, elapsed_seconds: f64, out: &mut String) {
+    let mut visited: Vec<&ChildAnalysis> = children.iter().filter(|c| c.visits > 0).collect();
+    visited.sort_by_key(|c| std::cmp::Reverse(c.visits));
+    let most = visited.first().map_or(1, |c| c.visits.max(1));
+    out.push_str("gogui-gfx:\nINFLUENCE");
+    for c in &visited {
+        out.push(' ');
+        push_vertex(out, c.point);
+        let _ = write!(out, " {:.3}", c.visits as f32 / most as f32);
+    }
+    out.push_str("\nLABEL");
+    for c in visited.iter().take(LABELLED) {
+        out.push(' ');
+        push_vertex(out, c.point);
+        let _ = write!(out, " {}", compact(c.visits));
+    }
+    let _ = write!(out, "\nTEXT {playouts} playouts in {elapsed_seconds:.1} s");
+    if let Some(best) = visited.first() {
+        out.push_str(", best ");
+        push_vertex(out, best.point);
+        if let Some(w) = best.win_rate {
+            let _ = write!(out, " ({:.0}%)", w * 100.0);
+        }
+    }
+    out.push_str("\n\n");
 }
 
 /// Short labels fit GoGui's cells: 1234, 12k, 1.2M.

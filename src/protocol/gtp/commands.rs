@@ -14,6 +14,9 @@ use std::path::Path;
 use std::str::SplitWhitespace;
 use std::time::Duration;
 
+/// Largest record file `loadsgf` reads.
+const MAX_RECORD_BYTES: u64 = 16 << 20;
+
 /// Every command, in the order `list_commands` gives them.
 pub const COMMANDS: &[&str] = &[
     "protocol_version",
@@ -22,6 +25,7 @@ pub const COMMANDS: &[&str] = &[
     "known_command",
     "list_commands",
     "quit",
+    "gogui-interrupt",
     "boardsize",
     "clear_board",
     "komi",
@@ -82,7 +86,8 @@ impl<'a> Args<'a> {
     fn seconds(&mut self, what: &str) -> Result<Duration, String> {
         let word = self.next(what)?;
         match word.parse::<f64>() {
-            Ok(s) if s.is_finite() && s < 1e9 => Ok(Duration::from_secs_f64(s.max(0.0))),
+            Ok(s) if s.is_finite() && (0.0..1e9).contains(&s) => Ok(Duration::from_secs_f64(s)),
+            Ok(s) if s < 0.0 => Err(format!("syntax error: negative {what} `{word}`")),
             _ => Err(format!("syntax error: invalid {what} `{word}`")),
         }
     }
@@ -96,8 +101,8 @@ impl<'a> Args<'a> {
 
 fn result_text(result: GameResult) -> Option<(&'static str, &'static str)> {
     match result {
-        GameResult::Win(Color::Black) => Some(("B+", "Black wins.")),
-        GameResult::Win(Color::White) => Some(("W+", "White wins.")),
+        GameResult::Win(Color::Black) => Some(("B+R", "Black wins.")),
+        GameResult::Win(Color::White) => Some(("W+R", "White wins.")),
         GameResult::Draw => Some(("0", "Draw.")),
         GameResult::Ongoing => None,
     }
@@ -153,6 +158,10 @@ impl Gtp {
             "quit" => {
                 args.end()?;
                 return Ok(Flow::Quit);
+            }
+            "gogui-interrupt" => {
+                // The reader thread already stopped the search it interrupts.
+                args.end()?;
             }
             "boardsize" => {
                 let word = args.next("size")?;
@@ -242,15 +251,15 @@ impl Gtp {
             }
             "liuzi-policy" => {
                 args.end()?;
-                analyze::policy(&self.engine, &mut self.reply)?;
+                analyze::policy(&self.engine, &mut self.reply);
             }
             "liuzi-visits" => {
                 args.end()?;
-                analyze::visits(&self.engine, &mut self.reply)?;
+                analyze::visits(&self.engine, &mut self.reply);
             }
             "liuzi-winrates" => {
                 args.end()?;
-                analyze::win_rates(&self.engine, &mut self.reply)?;
+                analyze::win_rates(&self.engine, &mut self.reply);
             }
             _ => return Err("unknown command".to_string()),
         }
@@ -283,6 +292,7 @@ impl Gtp {
             EngineError::WrongColor(to_move) => format!("{to_move} to play"),
             other => other.to_string(),
         })?;
+        self.own_color = Some(color);
         push_vertex(&mut self.reply, p);
         Ok(())
     }
@@ -299,32 +309,66 @@ impl Gtp {
             ),
         };
         args.end()?;
-        let games = records::read_file(Path::new(file)).map_err(|e| format!("cannot load {e}"))?;
+        let path = Path::new(file);
+        // A regular file of sane size only: a FIFO would block, /dev/zero fill the memory.
+        let bytes = crate::artifact::read_limited(path, MAX_RECORD_BYTES)
+            .map_err(|e| format!("cannot load {file}: cannot read: {e}"))?;
+        let games = records::read_bytes(&bytes, records::RecordFormat::from_extension(path))
+            .map_err(|e| format!("cannot load {}", e.in_file(path)))?;
         let mut game = games
             .into_iter()
             .next()
-            .expect("readers return at least one game");
+            .ok_or_else(|| format!("cannot load {file}: no game in it"))?;
         if let Some(n) = before_move {
             game.stones.truncate(n - 1);
         }
         let board = game
             .replay()
-            .map_err(|e| format!("cannot load {file}: {e}"))?;
+            .map_err(|e| format!("cannot load {file}: cannot read: {e}"))?;
         self.engine.set_board(board);
         Ok(())
     }
 
+    /// `printsgf` answers the record; `printsgf FILE` writes it to a new file and refuses an
+    /// existing one, which only `printsgf FILE overwrite` replaces (atomically).
     fn printsgf(&mut self, args: &mut Args<'_>) -> Result<(), String> {
         let file = args.optional();
+        let overwrite = match args.optional() {
+            None => false,
+            Some("overwrite") => true,
+            Some(other) => {
+                return Err(format!(
+                    "syntax error: unexpected argument `{other}` (only `overwrite`)"
+                ))
+            }
+        };
         args.end()?;
         let record = GameRecord::from_board(self.engine.board());
-        let text = sgf::format(&record, sgf::SgfOptions::default());
-        match file {
-            None => self.reply.push_str(&text),
-            Some(file) => std::fs::write(file, text + "\n")
-                .map_err(|e| format!("cannot write {file}: {e}"))?,
+        let text = sgf::format(&record, sgf::SgfOptions::default()) + "\n";
+        let Some(file) = file else {
+            self.reply.push_str(text.trim_end());
+            return Ok(());
+        };
+        let path = Path::new(file);
+        if overwrite {
+            crate::artifact::write_atomically(path, |f| {
+                std::io::Write::write_all(f, text.as_bytes())
+            })
+            .map_err(|e| format!("cannot write {file}: {e}"))
+        } else {
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(path)
+                .map_err(|e| match e.kind() {
+                    std::io::ErrorKind::AlreadyExists => format!(
+                        "{file} exists; not overwritten (`printsgf {file} overwrite` replaces it)"
+                    ),
+                    _ => format!("cannot write {file}: {e}"),
+                })?;
+            std::io::Write::write_all(&mut f, text.as_bytes())
+                .map_err(|e| format!("cannot write {file}: {e}"))
         }
-        Ok(())
     }
 }
 

@@ -15,20 +15,49 @@ mod analyze;
 mod board_text;
 mod commands;
 
+/// Lines that stop a running search before their turn comes: `quit`, `gogui-interrupt` and
+/// GoGui's interrupt comment `# interrupt` (all with or without an id).
+pub fn is_urgent(line: &str) -> bool {
+    let trimmed = line.trim_start();
+    if let Some(comment) = trimmed.strip_prefix('#') {
+        return comment.trim() == "interrupt";
+    }
+    let cleaned = clean(trimmed);
+    let mut words = cleaned.split_whitespace();
+    let name = match words.next() {
+        Some(word) if is_id(word) => words.next(),
+        other => other,
+    };
+    matches!(name, Some("quit" | "gogui-interrupt"))
+}
+
 pub use commands::COMMANDS;
 
+use super::input::{Event, Input};
 use super::line_reader::{InputLine, LineReader, MAX_LINE_BYTES};
 use super::Flow;
 use crate::config::EngineConfig;
-use crate::engine::Engine;
+use crate::engine::{Engine, ThinkObserver};
+use crate::rules::Color;
 use std::borrow::Cow;
 use std::io::{self, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 pub struct Gtp {
     engine: Engine,
     name: String,
     /// Reply text of the command being run; reused so the hot commands do not allocate.
     reply: String,
+    /// The colour of the last `genmove`: the engine ponders while the other side is to move.
+    own_color: Option<Color>,
+    ponder: bool,
+    /// Pondering is bounded work (a playout limit): it finishes before the next command.
+    ponder_bounded: bool,
+    live_gfx: bool,
+    /// The controller has sent a `gogui-*` command: it is GoGui, which shows live graphics
+    /// (other controllers would only log them).
+    gogui: Arc<AtomicBool>,
 }
 
 impl Gtp {
@@ -37,11 +66,79 @@ impl Gtp {
             engine,
             name: config.engine.name.clone(),
             reply: String::with_capacity(4096),
+            own_color: None,
+            ponder: config.protocol.ponder,
+            ponder_bounded: config.search.playouts > 0,
+            live_gfx: config.protocol.live_gfx,
+            gogui: Arc::new(AtomicBool::new(false)),
         }
     }
 
     pub fn engine(&self) -> &Engine {
         &self.engine
+    }
+
+    /// Serves GTP from the reader thread of `input` until `quit`, the end of the input or a
+    /// termination signal: `quit`, `gogui-interrupt` and GoGui's `# interrupt` stop a running
+    /// search (its stone is still answered), and the engine ponders between commands when
+    /// `protocol.ponder` is on.
+    pub fn serve<W: Write>(&mut self, input: Input, output: W) -> io::Result<()> {
+        let control = input.control();
+        let observer: Arc<dyn ThinkObserver> = control.clone();
+        self.engine.set_observer(Some(observer));
+        if self.live_gfx {
+            let gogui = Arc::clone(&self.gogui);
+            control.set_display(Some(Box::new(move |playouts, elapsed, children| {
+                if !gogui.load(Ordering::Relaxed) {
+                    return;
+                }
+                let mut text = String::new();
+                analyze::live_gfx(children, playouts, elapsed.as_secs_f64(), &mut text);
+                // A closed stderr must not stop the game.
+                let _ = io::stderr().write_all(text.as_bytes());
+            })));
+        }
+        let mut output = io::BufWriter::with_capacity(64 * 1024, output);
+        let mut out = String::with_capacity(64 * 1024);
+        let mut pondered = true;
+        loop {
+            if !input.has_pending() {
+                output.write_all(out.as_bytes())?;
+                out.clear();
+                output.flush()?;
+                if !pondered && self.should_ponder() {
+                    pondered = true;
+                    input.begin_ponder(!self.ponder_bounded);
+                    self.engine.ponder();
+                    input.idle();
+                    continue;
+                }
+            }
+            match input.next() {
+                Event::Line(seq, line) => {
+                    input.begin_command(seq);
+                    let flow = self.handle_input(line.as_input(), &mut out);
+                    input.idle();
+                    pondered = false;
+                    if out.len() > 32 * 1024 || flow == Flow::Quit {
+                        output.write_all(out.as_bytes())?;
+                        out.clear();
+                    }
+                    if flow == Flow::Quit {
+                        return output.flush();
+                    }
+                }
+                Event::End | Event::Terminated => {
+                    output.write_all(out.as_bytes())?;
+                    return output.flush();
+                }
+            }
+        }
+    }
+
+    fn should_ponder(&self) -> bool {
+        let board = self.engine.board();
+        self.ponder && !board.is_over() && self.own_color.is_some_and(|own| own != board.to_move())
     }
 
     /// Serves GTP until `quit` or the end of `input`; replies go to `output`.
@@ -101,6 +198,9 @@ impl Gtp {
             ("", first)
         };
         self.reply.clear();
+        if name.starts_with("gogui-") && !self.gogui.load(Ordering::Relaxed) {
+            self.gogui.store(true, Ordering::Relaxed);
+        }
         let mut args = commands::Args::new(words);
         match self.execute(name, &mut args) {
             Ok(flow) => {

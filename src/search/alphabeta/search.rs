@@ -23,10 +23,9 @@ use crate::policy::{Gammas, PolicyBoard};
 use crate::rules::{Board, GameResult, Point};
 use crate::search::common::{
     forced_stone, min_cap, policy_of, root_plan, Analysis, ChildAnalysis, Decision, Limits,
-    PolicyFactory, PositionFactory, RootPlan, SearchOutcome,
+    PolicyFactory, PositionFactory, RootPlan, SearchOutcome, ThinkObserver,
 };
 use crate::tactics::{Solver, SolverLimits};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -67,8 +66,8 @@ struct Worker<'a> {
     width: usize,
     nodes: u64,
     deadline: Option<Instant>,
-    /// The caller's stop flag ([`Limits::stop`]), read with the clock.
-    stop: Option<&'a AtomicBool>,
+    /// The caller's observer ([`Limits::observer`]), asked with the clock whether to stop.
+    observer: Option<&'a dyn ThinkObserver>,
     max_nodes: Option<u64>,
     aborted: bool,
     /// Move lists, one per ply (reused).
@@ -186,7 +185,7 @@ impl AlphaBeta {
             width: self.params.width as usize,
             nodes: 0,
             deadline: limits.time.map(|t| start + t),
-            stop: limits.stop.as_deref(),
+            observer: limits.observer.as_deref(),
             max_nodes,
             aborted: false,
             buffers: Vec::new(),
@@ -264,7 +263,7 @@ impl Worker<'_> {
         }
         if self.nodes.is_multiple_of(CLOCK_INTERVAL)
             && (self.deadline.is_some_and(|d| Instant::now() >= d)
-                || self.stop.is_some_and(|s| s.load(Ordering::Relaxed)))
+                || self.observer.is_some_and(|o| o.stop_requested()))
         {
             self.aborted = true;
         }

@@ -437,7 +437,7 @@ fn a_raised_stop_flag_ends_the_search_with_its_best_stone() {
     let stop = Arc::new(AtomicBool::new(true));
     let start = Instant::now();
     let limits = Limits {
-        stop: Some(Arc::clone(&stop)),
+        observer: Some(stop.clone()),
         ..Limits::default()
     };
     // Raised before the search: it stops at once and still answers a legal stone.

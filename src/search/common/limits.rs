@@ -1,6 +1,8 @@
 //! What may stop one stone's search: the single limits type of both searches and of the engine
 //! (which fills in the time from its clock).
 
+use super::outcome::ChildAnalysis;
+use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -9,9 +11,28 @@ use std::time::Duration;
 /// (fixed playouts or nodes) limit it: a search must end.
 pub const FALLBACK_STONE_TIME: Duration = Duration::from_secs(1);
 
+/// How often a running MCTS shows its root to [`ThinkObserver::progress`].
+pub const PROGRESS_INTERVAL: Duration = Duration::from_millis(250);
+
+/// A front-end's hold on a running search: it may stop it (the best stone so far is played)
+/// and is shown the root's statistics now and then (live display).
+pub trait ThinkObserver: Send + Sync {
+    /// Polled often during a search: true ends it within milliseconds.
+    fn stop_requested(&self) -> bool;
+    /// The root's children so far, about every [`PROGRESS_INTERVAL`] (MCTS only).
+    fn progress(&self, _playouts: u64, _elapsed: Duration, _children: &[ChildAnalysis]) {}
+}
+
+/// A plain flag is the simplest observer: raised from another thread, it stops the search.
+impl ThinkObserver for AtomicBool {
+    fn stop_requested(&self) -> bool {
+        self.load(Ordering::Relaxed)
+    }
+}
+
 /// The first limit reached ends the search; `None` everywhere leaves only the parameters' own
 /// limits (fixed playouts, alpha-beta depth and nodes).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct Limits {
     /// Wall-clock time for this stone, measured from the call; `None` = no clock.
     pub time: Option<Duration>,
@@ -21,9 +42,22 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Alpha-beta: deepest iteration, overriding `alphabeta.max_depth` when smaller.
     pub depth: Option<u32>,
-    /// Set from another thread to end the search at once (a protocol's `stop`, end of input);
-    /// the search still answers with the best stone found so far.
-    pub stop: Option<Arc<AtomicBool>>,
+    /// Ends the search from another thread (protocol interrupts, end of input, pondering) and
+    /// watches it (live display); the search still answers with the best stone found so far.
+    /// `None` changes nothing, so fixed-playout searches stay reproducible.
+    pub observer: Option<Arc<dyn ThinkObserver>>,
+}
+
+impl fmt::Debug for Limits {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Limits")
+            .field("time", &self.time)
+            .field("playouts", &self.playouts)
+            .field("nodes", &self.nodes)
+            .field("depth", &self.depth)
+            .field("observer", &self.observer.is_some())
+            .finish()
+    }
 }
 
 impl Limits {
@@ -35,11 +69,9 @@ impl Limits {
         }
     }
 
-    /// Whether the stop flag has been raised.
+    /// Whether the observer asks the search to stop.
     pub fn stopped(&self) -> bool {
-        self.stop
-            .as_ref()
-            .is_some_and(|s| s.load(Ordering::Relaxed))
+        self.observer.as_ref().is_some_and(|o| o.stop_requested())
     }
 }
 

@@ -21,7 +21,7 @@ pub use crate::config::{PlayoutPolicy, SolverParams};
 pub use fallback::proximity_gammas;
 pub(crate) use forced::{forced_stone, policy_of};
 pub(crate) use limits::min_cap;
-pub use limits::{Limits, FALLBACK_STONE_TIME};
+pub use limits::{Limits, ThinkObserver, FALLBACK_STONE_TIME, PROGRESS_INTERVAL};
 pub use outcome::{Analysis, ChildAnalysis, Decision, SearchOutcome};
 pub use policy_position::{PolicyFactory, PolicyPosition};
 pub use position::{PositionFactory, SearchPosition, SearchRng};

@@ -122,7 +122,8 @@ impl<F: PositionFactory> Search<F> {
             outcome::log_summary(board, &outcome, limits.time);
             return Some(outcome);
         }
-        let plan = if self.params.tactics.solver {
+        // An interrupted search skips the root's solves too: it answers at once.
+        let plan = if self.params.tactics.solver && !limits.stopped() {
             let playouts = min_cap(limits.playouts, self.params.playout_limit());
             let mut order = self.root_info.policy.clone();
             order.sort_by(|a, b| b.1.total_cmp(&a.1));

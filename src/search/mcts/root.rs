@@ -3,7 +3,7 @@
 
 use super::expand::{child_list, ExpandScratch};
 use super::node::Children;
-use super::tree::{Tree, ROOT};
+use super::tree::ROOT;
 use super::Search;
 use crate::rules::{Board, Point, Stage};
 use crate::search::common::{PositionFactory, SearchPosition};
@@ -80,7 +80,7 @@ impl<F: PositionFactory> Search<F> {
     /// Debug check: every edge's stone is empty where it would be played.
     #[cfg(debug_assertions)]
     pub(super) fn check_tree(&self, root_pos: &F::Position) {
-        fn walk<P: SearchPosition>(tree: &Tree, edge: u32, pos: &mut P, depth: usize) {
+        fn walk<P: SearchPosition>(tree: &super::tree::Tree, edge: u32, pos: &mut P, depth: usize) {
             let Some(c) = tree.children(edge) else { return };
             for i in c.range() {
                 let p = Point::from_index(tree.edge(i).cell() as usize, pos.board().size());

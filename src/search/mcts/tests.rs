@@ -512,7 +512,7 @@ fn a_raised_stop_flag_ends_the_search_with_its_best_stone() {
     };
     let start = Instant::now();
     let limits = Limits {
-        stop: Some(Arc::clone(&stop)),
+        observer: Some(stop.clone()),
         ..Limits::default()
     };
     let o = s.think(&b, &limits).unwrap();

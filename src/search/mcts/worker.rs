@@ -1,8 +1,9 @@
 //! The tree-parallel workers: descend with virtual loss, expand, play out, back up; the playout
-//! and time limits, the caller's stop flag and the early stop.
+//! and time limits, the caller's observer (stop requests, progress) and the early stop.
 
 use super::expand::{earlier_siblings, expand, ExpandScratch};
 use super::node::{Children, Expansion, Proof, MAX_VISITS, REWARD_UNIT};
+use super::outcome::root_children;
 use super::playout::{run_playout, Cutoff};
 use super::proofs;
 use super::select::{select_child, NodeView};
@@ -11,7 +12,9 @@ use super::Search;
 use crate::config::SearchParams;
 use crate::eval::Evaluator;
 use crate::rules::{Board, Color, GameResult, Point, Stage};
-use crate::search::common::{min_cap, Limits, PositionFactory, SearchPosition, SearchRng};
+use crate::search::common::{
+    min_cap, Limits, PositionFactory, SearchPosition, SearchRng, ThinkObserver, PROGRESS_INTERVAL,
+};
 use rand::SeedableRng;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -24,8 +27,9 @@ struct Shared<'a> {
     /// Stones on the board at the root.
     root_len: usize,
     stop: AtomicBool,
-    /// The caller's stop flag ([`Limits::stop`]).
-    external_stop: Option<&'a AtomicBool>,
+    /// The caller's observer ([`Limits::observer`]): asked after every playout whether to stop,
+    /// shown the root by thread 0 every [`PROGRESS_INTERVAL`].
+    observer: Option<&'a dyn ThinkObserver>,
     playouts: AtomicU64,
     start: Instant,
     deadline: Option<Instant>,
@@ -123,7 +127,7 @@ impl<F: PositionFactory> Search<F> {
             size: board.size(),
             root_len: board.stone_count(),
             stop: AtomicBool::new(false),
-            external_stop: limits.stop.as_deref(),
+            observer: limits.observer.as_deref(),
             playouts: AtomicU64::new(0),
             start,
             deadline: limits.time.map(|t| start + t),
@@ -177,6 +181,7 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
     let mut solver = (proofs && params.tactics.solver_tree_nodes > 0)
         .then(|| proofs::tree_solver(&params.tactics));
     let area = shared.size * shared.size;
+    let mut last_progress = Instant::now();
     while !shared.stop.load(Ordering::Relaxed) {
         pos.clone_from(root_pos);
         path.clear();
@@ -263,12 +268,17 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
         {
             shared.stop.store(true, Ordering::Relaxed);
         }
-        if shared.deadline.is_some_and(|d| Instant::now() >= d)
-            || shared
-                .external_stop
-                .is_some_and(|s| s.load(Ordering::Relaxed))
-        {
+        if shared.deadline.is_some_and(|d| Instant::now() >= d) {
             shared.stop.store(true, Ordering::Relaxed);
+        }
+        if let Some(observer) = shared.observer {
+            if observer.stop_requested() {
+                shared.stop.store(true, Ordering::Relaxed);
+            } else if thread == 0 && last_progress.elapsed() >= PROGRESS_INTERVAL {
+                last_progress = Instant::now();
+                let children = root_children(tree, shared.size);
+                observer.progress(done, shared.start.elapsed(), &children);
+            }
         }
         if thread == 0
             && params.early_stop

@@ -1,7 +1,13 @@
-//! Command line: which front-end to run and the options that override the configuration file.
+//! The `liuzi` and `liuzi-c6` programs: the command line (which front-end to run and the
+//! options that override the configuration file) and the start-up ([`run`]). The top layer:
+//! it depends on everything, nothing depends on it.
 
+mod run;
+
+pub use run::main;
+
+use crate::config::{EngineConfig, Letters, SearchKind};
 use clap::{ArgAction, Parser, Subcommand, ValueEnum};
-use liuzi::config::{EngineConfig, Letters, SearchKind};
 use std::path::PathBuf;
 
 const ABOUT: &str = "Liuzi (六子): a Connect6 engine (19x19; Black opens with one stone, then two \
@@ -27,10 +33,16 @@ SEARCH
 
 CONFIGURATION
   Settings come from engine-config/default.toml (looked up in the working directory and above the
-  executable; a built-in copy is used when none is found), or from `--config FILE`, which only
-  needs the keys it changes. Command-line options override the file; protocol commands
-  (time_settings, depth) override both. RUST_LOG (e.g. RUST_LOG=liuzi=debug) or -v/-vv set the
-  log detail on stderr.";
+  executable; built-in copies of it, the weights and the evaluator are used when none is found),
+  or from `--config FILE`, which only needs the keys it changes: its relative paths are taken
+  from its folder, the paths it does not set are the shipped files. Command-line options
+  override the file; protocol commands (time_settings, depth) override both. RUST_LOG (e.g.
+  RUST_LOG=liuzi=debug) or -v/-vv set the log detail on stderr (coloured only on a terminal).
+
+RUNNING
+  `quit`, the end of the input, SIGTERM/SIGINT/SIGHUP, GTP `gogui-interrupt` and GoGui's
+  `# interrupt` stop a running search at once; the stone asked for is still answered. `--ponder`
+  thinks on the opponent's time. `liuzi-c6` is this program starting in the c6 protocol.";
 
 #[derive(Parser, Debug)]
 #[command(name = "liuzi", version, about = ABOUT, long_about = LONG_ABOUT)]
@@ -71,6 +83,10 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "N")]
     pub playout_cutoff: Option<u32>,
 
+    /// Think on the opponent's time (overrides protocol.ponder)
+    #[arg(long, global = true)]
+    pub ponder: bool,
+
     /// More log detail on stderr: -v info, -vv debug, -vvv trace (RUST_LOG wins when set)
     #[arg(short, long, global = true, action = ArgAction::Count)]
     pub verbose: u8,
@@ -91,7 +107,7 @@ pub enum Command {
     },
     /// Benchmarks: search (the default), ruler, solver, update, playouts; each ends with a
     /// JSON line
-    Bench(liuzi::bench::BenchArgs),
+    Bench(crate::bench::BenchArgs),
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,6 +148,9 @@ impl Cli {
         }
         if let Some(cutoff) = self.playout_cutoff {
             config.search.playout_cutoff = cutoff;
+        }
+        if self.ponder {
+            config.protocol.ponder = true;
         }
         if let Some(Command::C6 {
             letters,

@@ -1,0 +1,103 @@
+//! Start-up: logging, configuration, the engine, then the chosen front-end on stdin/stdout.
+
+use super::{Cli, Command};
+use crate::config::EngineConfig;
+use crate::engine::{build_generator, Engine, TimePolicy};
+use crate::protocol::c6::{self, C6};
+use crate::protocol::gtp::{self, Gtp};
+use crate::protocol::input::Input;
+use clap::Parser;
+use std::io::{self, IsTerminal, Write};
+use std::process::ExitCode;
+
+/// Runs the program. `default` is the front-end when the command line names none: GTP for
+/// `liuzi`, the Connect6 protocol for `liuzi-c6` (or any program file named so), so that
+/// hosts that start an engine without arguments (ConnectMore) can use it.
+pub fn main(default: Option<Command>) -> ExitCode {
+    let cli = Cli::parse();
+    let default = default
+        .or_else(program_name_default)
+        .unwrap_or(Command::Gtp);
+    tracing_subscriber::fmt()
+        .with_writer(io::stderr)
+        // Colour only for a terminal: GoGui's shell and log files get plain text.
+        .with_ansi(io::stderr().is_terminal())
+        // A closed stderr must not end a game (the default reports to stderr and panics).
+        .log_internal_errors(false)
+        .with_env_filter(tracing_subscriber::EnvFilter::new(cli.log_filter()))
+        .init();
+    match run(&cli, default) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            let _ = writeln!(io::stderr(), "liuzi: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The Connect6 protocol when the program file is called `liuzi-c6` (a copy or a link).
+fn program_name_default() -> Option<Command> {
+    let arg0 = std::env::args_os().next()?;
+    let stem = std::path::Path::new(&arg0)
+        .file_stem()?
+        .to_str()?
+        .to_string();
+    stem.starts_with("liuzi-c6").then_some(Command::C6 {
+        letters: None,
+        sau_placeholder: false,
+    })
+}
+
+fn run(cli: &Cli, default: Command) -> Result<(), String> {
+    let (mut config, source) =
+        EngineConfig::load(cli.config.as_deref()).map_err(|e| e.to_string())?;
+    cli.apply_overrides(&mut config);
+    let command = cli.command.clone().unwrap_or(default);
+    tracing::info!(%source, threads = config.thread_count(), seed = config.engine.seed, "configuration loaded");
+    let engine = build_engine(&config)?;
+    let served = match command {
+        Command::Gtp => {
+            let input = Input::start(io::stdin(), gtp::is_urgent);
+            on_termination(&input);
+            Gtp::new(engine, &config).serve(input, io::stdout())
+        }
+        Command::C6 { .. } => {
+            let input = Input::start(io::stdin(), c6::is_urgent);
+            on_termination(&input);
+            C6::new(engine, &config).serve(input, io::stdout(), io::stderr())
+        }
+        Command::Bench(args) => {
+            // Fixed work: the search bench takes 1 thread unless --threads says more.
+            let search = crate::bench::SearchBenchOptions {
+                threads: cli.threads,
+                playouts: cli.playouts,
+                cutoff: cli.playout_cutoff,
+                weights: cli.weights.clone(),
+                evaluator: cli.evaluator.clone(),
+            };
+            return crate::bench::run(&args, &search, engine, &config, &mut io::stdout());
+        }
+    };
+    match served {
+        // The controller closing our stdout is the end of the session, not a failure.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        other => other.map_err(|e| format!("I/O error: {e}")),
+    }
+}
+
+/// SIGTERM, SIGINT and SIGHUP stop a running search (its stone is still answered) and end the
+/// session like the end of the input.
+fn on_termination(input: &Input) {
+    if let Err(e) = ctrlc::set_handler(input.terminator()) {
+        tracing::warn!(error = %e, "cannot catch termination signals");
+    }
+}
+
+/// The engine with its move generator: the seam where the search plugs in.
+fn build_engine(config: &EngineConfig) -> Result<Engine, String> {
+    let generator = build_generator(config).map_err(|e| format!("configuration: {e}"))?;
+    let mut engine = Engine::new(config.engine.board_size, generator).map_err(|e| e.to_string())?;
+    engine.clock_mut().default_stone_time = Some(config.stone_time());
+    engine.clock_mut().policy = TimePolicy::from_config(config);
+    Ok(engine)
+}

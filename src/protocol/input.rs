@@ -1,0 +1,321 @@
+//! Protocol input read on its own thread, so that a command can stop the search of an earlier
+//! one: while the engine thinks, the reader keeps reading. A line that asks to stop (`quit`,
+//! GoGui's interrupt; each front-end says which) and the end of the input or a termination
+//! signal stop the running search at once; the search answers with its best stone so far and
+//! the lines are then handled in their order, as if read after it.
+//!
+//! Every line gets a sequence number. An interrupt read as line `n` stops the commands before
+//! `n` (the one running, and any still queued), never a later one. A ponder search (thinking
+//! on the opponent's time) is stopped by any line, unless it is bounded work (a playout
+//! limit), which then finishes first so that reproducible configurations stay reproducible.
+
+use super::line_reader::{InputLine, LineReader};
+use crate::engine::{ChildAnalysis, ThinkObserver};
+use crossbeam::channel::{self, Receiver, Sender};
+use parking_lot::Mutex;
+use std::io::{self, Read};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// One input line as the reader thread hands it over (owned).
+#[derive(Debug, PartialEq, Eq)]
+pub enum Line {
+    Text(String),
+    NotUtf8 { prefix: String },
+    TooLong { prefix: String },
+}
+
+impl Line {
+    fn from_input(line: InputLine<'_>) -> Line {
+        match line {
+            InputLine::Text(t) => Line::Text(t.to_string()),
+            InputLine::NotUtf8 { prefix } => Line::NotUtf8 { prefix },
+            InputLine::TooLong { prefix } => Line::TooLong { prefix },
+        }
+    }
+
+    pub fn as_input(&self) -> InputLine<'_> {
+        match self {
+            Line::Text(t) => InputLine::Text(t),
+            Line::NotUtf8 { prefix } => InputLine::NotUtf8 {
+                prefix: prefix.clone(),
+            },
+            Line::TooLong { prefix } => InputLine::TooLong {
+                prefix: prefix.clone(),
+            },
+        }
+    }
+}
+
+#[derive(Debug)]
+pub enum Event {
+    /// Line number `seq` (from 1).
+    Line(u64, Line),
+    /// End of input (or a read error, logged): finish and stop.
+    End,
+    /// SIGTERM / SIGINT / SIGHUP: finish and stop.
+    Terminated,
+}
+
+/// What the running command is, for the reader's decisions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Running {
+    Idle,
+    /// The command of line `seq`.
+    Command(u64),
+    /// Thinking on the opponent's time; `any_line` = every new line stops it.
+    Ponder {
+        any_line: bool,
+    },
+}
+
+struct State {
+    /// Lines read so far (the last one's number).
+    read: u64,
+    /// Lines handed to the front-end and started.
+    started: u64,
+    /// Commands of lines before this number are to stop (an interrupt's line number).
+    stop_before: u64,
+    running: Running,
+}
+
+/// Shared by the reader thread, the signal handler and the running search.
+pub struct Control {
+    state: Mutex<State>,
+    stop: AtomicBool,
+    display: Mutex<Option<Box<Display>>>,
+}
+
+/// Shows a running search's progress (GoGui live graphics, Connect6 `Searching i/n`).
+pub type Display = dyn Fn(u64, Duration, &[ChildAnalysis]) + Send + Sync;
+
+impl Control {
+    fn new() -> Control {
+        Control {
+            state: Mutex::new(State {
+                read: 0,
+                started: 0,
+                stop_before: 0,
+                running: Running::Idle,
+            }),
+            stop: AtomicBool::new(false),
+            display: Mutex::new(None),
+        }
+    }
+
+    /// The reader read line `seq`; `urgent` = it asks to stop what runs before it.
+    fn line_read(&self, urgent: bool) -> u64 {
+        let mut s = self.state.lock();
+        s.read += 1;
+        let seq = s.read;
+        if urgent {
+            s.stop_before = seq;
+        }
+        self.update(&s);
+        seq
+    }
+
+    /// No more input will come: everything running stops.
+    pub fn end(&self) {
+        let mut s = self.state.lock();
+        s.stop_before = u64::MAX;
+        self.update(&s);
+    }
+
+    fn update(&self, s: &State) {
+        let stop = match s.running {
+            Running::Idle => false,
+            Running::Command(seq) => seq < s.stop_before,
+            Running::Ponder { any_line } => {
+                s.stop_before > s.started || (any_line && s.read > s.started)
+            }
+        };
+        if stop {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn set_running(&self, running: Running) {
+        let mut s = self.state.lock();
+        if let Running::Command(seq) = running {
+            s.started = s.started.max(seq);
+        }
+        s.running = running;
+        self.stop.store(false, Ordering::Relaxed);
+        self.update(&s);
+    }
+
+    /// Installs how search progress is shown (`None`: not at all).
+    pub fn set_display(&self, display: Option<Box<Display>>) {
+        *self.display.lock() = display;
+    }
+}
+
+impl ThinkObserver for Control {
+    fn stop_requested(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    fn progress(&self, playouts: u64, elapsed: Duration, children: &[ChildAnalysis]) {
+        if let Some(display) = self.display.lock().as_ref() {
+            display(playouts, elapsed, children);
+        }
+    }
+}
+
+/// The receiving end: the front-end's loop takes events from here.
+pub struct Input {
+    events: Receiver<Event>,
+    signals: Sender<Event>,
+    control: Arc<Control>,
+}
+
+impl Input {
+    /// Starts the reader thread on `input`. `urgent(line)` tells the lines that stop the
+    /// running command (before they are handled in their turn).
+    pub fn start<R, F>(input: R, urgent: F) -> Input
+    where
+        R: Read + Send + 'static,
+        F: Fn(&str) -> bool + Send + 'static,
+    {
+        let (tx, rx) = channel::unbounded();
+        let control = Arc::new(Control::new());
+        let reader_control = Arc::clone(&control);
+        let signals = tx.clone();
+        std::thread::Builder::new()
+            .name("protocol-input".to_string())
+            .spawn(move || read_loop(input, urgent, &reader_control, &tx))
+            .expect("spawning the input thread");
+        Input {
+            events: rx,
+            signals,
+            control,
+        }
+    }
+
+    /// The next event; blocks.
+    pub fn next(&self) -> Event {
+        self.events.recv().unwrap_or(Event::End)
+    }
+
+    /// Whether an event is waiting (replies can wait to be flushed together).
+    pub fn has_pending(&self) -> bool {
+        !self.events.is_empty()
+    }
+
+    pub fn control(&self) -> Arc<Control> {
+        Arc::clone(&self.control)
+    }
+
+    /// For a signal handler: stops everything and ends the session after the lines read.
+    pub fn terminator(&self) -> impl Fn() + Send + Sync + 'static {
+        let control = Arc::clone(&self.control);
+        let signals = self.signals.clone();
+        move || {
+            control.end();
+            let _ = signals.send(Event::Terminated);
+        }
+    }
+
+    /// The command of line `seq` starts (a search in it may be stopped by later lines).
+    pub fn begin_command(&self, seq: u64) {
+        self.control.set_running(Running::Command(seq));
+    }
+
+    /// A ponder search starts; `any_line` = the next line stops it.
+    pub fn begin_ponder(&self, any_line: bool) {
+        self.control.set_running(Running::Ponder { any_line });
+    }
+
+    pub fn idle(&self) {
+        self.control.set_running(Running::Idle);
+    }
+}
+
+fn read_loop<R: Read, F: Fn(&str) -> bool>(
+    input: R,
+    urgent: F,
+    control: &Control,
+    tx: &Sender<Event>,
+) {
+    let mut reader = LineReader::new(input);
+    loop {
+        match reader.next_line() {
+            Ok(Some(line)) => {
+                let is_urgent = matches!(&line, InputLine::Text(t) if urgent(t));
+                let seq = control.line_read(is_urgent);
+                if tx.send(Event::Line(seq, Line::from_input(line))).is_err() {
+                    return; // the front-end is gone
+                }
+            }
+            Ok(None) => break,
+            Err(e) => {
+                if e.kind() != io::ErrorKind::Interrupted {
+                    tracing::warn!(error = %e, "reading the protocol input failed; stopping");
+                    break;
+                }
+            }
+        }
+    }
+    control.end();
+    let _ = tx.send(Event::End);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_interrupt_stops_earlier_commands_only() {
+        let c = Control::new();
+        assert_eq!(c.line_read(false), 1);
+        c.set_running(Running::Command(1));
+        assert!(!c.stop_requested());
+        assert_eq!(c.line_read(false), 2);
+        assert!(!c.stop_requested(), "a plain line does not stop a command");
+        c.line_read(true);
+        assert!(c.stop_requested(), "line 3 interrupts command 1");
+        c.set_running(Running::Command(2));
+        assert!(
+            c.stop_requested(),
+            "command 2 was queued before the interrupt"
+        );
+        c.line_read(false);
+        c.set_running(Running::Command(4));
+        assert!(!c.stop_requested(), "command 4 came after it");
+        c.end();
+        assert!(c.stop_requested());
+    }
+
+    #[test]
+    fn ponder_stops_on_any_line_unless_bounded() {
+        let c = Control::new();
+        c.line_read(false);
+        c.set_running(Running::Command(1));
+        c.set_running(Running::Ponder { any_line: true });
+        assert!(!c.stop_requested());
+        c.line_read(false);
+        assert!(c.stop_requested());
+        c.set_running(Running::Command(2));
+        c.set_running(Running::Ponder { any_line: false });
+        c.line_read(false);
+        assert!(!c.stop_requested(), "bounded pondering finishes its work");
+        c.line_read(true);
+        assert!(c.stop_requested(), "but an interrupt stops it");
+    }
+
+    #[test]
+    fn the_reader_delivers_lines_in_order_then_the_end() {
+        let input = Input::start(&b"a\nquit\nb"[..], |l| l == "quit");
+        let mut seen = Vec::new();
+        loop {
+            match input.next() {
+                Event::Line(seq, Line::Text(t)) => seen.push(format!("{seq}:{t}")),
+                Event::End => break,
+                other => panic!("{other:?}"),
+            }
+        }
+        assert_eq!(seen, ["1:a", "2:quit", "3:b"]);
+    }
+}
