@@ -3,8 +3,9 @@
 use liuzi::rules::{Board, Color, GameResult};
 use liuzi_tools::match_runner::engine_spec::{EngineSpec, Protocol};
 use liuzi_tools::match_runner::game::{play_game, GameOutcome, GameSetup};
+use liuzi_tools::match_runner::launch::start_player;
 use liuzi_tools::match_runner::outcome::{EndReason, Winner};
-use liuzi_tools::match_runner::player::{start_player, PlayerContext, Timeouts};
+use liuzi_tools::match_runner::player::{PlayerContext, Timeouts};
 use liuzi_tools::match_runner::process::CancelToken;
 use liuzi_tools::match_runner::time_control::TimeControl;
 use std::time::{Duration, Instant};
@@ -364,4 +365,28 @@ fn cloudict_sets_up_an_opening_with_placements() {
         (out.winner, out.reason),
         (Winner::Black, EndReason::Refused)
     );
+}
+
+#[test]
+fn flooding_engine_loses_with_its_output_cut_off() {
+    // 64 MiB of chatter before every reply (four times the bound): the flooding side loses as
+    // misbehaving, in both protocols, instead of the runner buffering it all.
+    for (flooder, flood_protocol) in [("gtp", Protocol::Gtp), ("cloudict", Protocol::Cloudict)] {
+        let out = play(
+            &gtp("a", &["--seed", "1"]),
+            &fake(
+                flooder,
+                flood_protocol,
+                &["--behaviour", "flood", "--flood-mb", "64", "--after", "2"],
+            ),
+            &setup(19),
+        );
+        assert_eq!(
+            (out.winner, out.reason, out.at_fault),
+            (Winner::Black, EndReason::Flood, Some(Color::White)),
+            "{flooder}: {out:?}"
+        );
+        assert!(out.detail.contains("flooded its output"), "{}", out.detail);
+        check_record(&out, 19);
+    }
 }
