@@ -288,7 +288,42 @@ fn clock_runs_out_and_gtp_hears_the_time() {
     );
     let heard = std::fs::read_to_string(&transcript).unwrap();
     assert!(heard.contains("time_settings 1 0 0"), "{heard}");
-    assert!(heard.contains("time_left w 1 0"), "{heard}");
+    assert!(heard.contains("time_left w 1."), "{heard}");
+}
+
+#[test]
+fn a_one_second_turn_is_told_as_most_of_a_second_not_zero() {
+    // Whole seconds would read `time_left b 0 2` all turn long: the engine would play at once.
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = setup(9);
+    s.time = [Some(TimeControl::PerTurn(Duration::from_secs(1))); 2];
+    let heard_by = |args: &[&str]| {
+        let transcript = dir.path().join(format!("{}.txt", args.len()));
+        let mut all = vec!["--seed", "5", "--transcript", transcript.to_str().unwrap()];
+        all.extend(args);
+        let out = play(&gtp("a", &[]), &gtp("b", &all), &s);
+        assert!(
+            matches!(out.reason, EndReason::Six | EndReason::FullBoard),
+            "{out:?}"
+        );
+        std::fs::read_to_string(&transcript).unwrap()
+    };
+    let heard = heard_by(&[]);
+    assert!(heard.contains("time_settings 0 1 2"), "{heard}");
+    let lefts: Vec<f64> = heard
+        .lines()
+        .filter_map(|l| l.strip_prefix("time_left w "))
+        .map(|rest| rest.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert!(!lefts.is_empty());
+    assert!(lefts.iter().all(|&t| t > 0.5 && t <= 1.0), "{lefts:?}");
+    // An engine that takes whole seconds only gets them after its first refusal.
+    let heard = heard_by(&["--whole-seconds"]);
+    let lefts: Vec<&str> = heard
+        .lines()
+        .filter(|l| l.starts_with("time_left w "))
+        .collect();
+    assert!(lefts[1..].iter().all(|l| !l.contains('.')), "{lefts:?}");
 }
 
 #[test]

@@ -76,6 +76,9 @@ struct Args {
     /// Megabytes of chatter a flooding engine prints before each reply.
     #[arg(long, default_value_t = 64)]
     flood_mb: usize,
+    /// Refuse `time_left` with a fractional time, as GTP's whole seconds allow.
+    #[arg(long)]
+    whole_seconds: bool,
     /// Board size for the Connect6 protocol, which has no command for it.
     #[arg(long, default_value_t = 19)]
     size: usize,
@@ -238,6 +241,12 @@ fn gtp(fake: &mut Fake, line: &str) -> bool {
         "clear_board" => {
             fake.board.clear();
             Ok(String::new())
+        }
+        "time_left"
+            if fake.args.whole_seconds
+                && words.get(2).is_some_and(|t| t.parse::<u64>().is_err()) =>
+        {
+            Err("syntax error: time must be whole seconds".into())
         }
         "komi" | "time_settings" | "time_left" => Ok(String::new()),
         "play" => {
