@@ -137,6 +137,7 @@ pub struct EngineProcess {
     cancel: CancelToken,
     /// The engine's process group id (its pid at start), kept because tokio forgets the pid
     /// once the leader has been reaped, while its children may live on.
+    #[cfg_attr(not(unix), allow(dead_code))]
     group: Option<u32>,
     /// Whether the group has been killed already (by `Drop` or after a flood).
     killed: AtomicBool,
