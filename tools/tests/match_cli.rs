@@ -103,6 +103,53 @@ fn match_writes_results_sgf_and_games_with_a_table() {
 }
 
 #[test]
+fn a_second_run_on_the_same_results_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let slow = engine("slow", "--behaviour slow --delay-ms 10 --seed 3");
+    let quick = engine("quick", "--seed 4");
+    let args = [
+        "--engine",
+        &slow,
+        "--engine",
+        &quick,
+        "--games",
+        "6",
+        "--size",
+        "9",
+        "--results",
+        "shared.jsonl",
+    ];
+    let first = Command::new(MATCH)
+        .current_dir(dir.path())
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once the first run has written a game it certainly holds the file.
+    let start = Instant::now();
+    while results(dir.path(), "shared.jsonl").is_empty() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no game finished"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Both a fresh start and a resume would write into the running match's file.
+    for extra in [&[][..], &["--resume"][..]] {
+        let second = run(dir.path(), &[&args[..], extra].concat());
+        assert!(!second.status.success());
+        let err = text(&second.stderr);
+        assert!(err.contains("in use by another liuzi-match run"), "{err}");
+    }
+    let out = first.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let lines = results(dir.path(), "shared.jsonl");
+    let ids: BTreeSet<u64> = lines.iter().map(|l| l["game"].as_u64().unwrap()).collect();
+    assert_eq!((lines.len(), ids), (6, (0..6).collect()));
+}
+
+#[test]
 #[cfg(target_os = "linux")]
 fn interrupted_match_resumes_without_losing_games() {
     let dir = tempfile::tempdir().unwrap();
@@ -142,9 +189,11 @@ fn interrupted_match_resumes_without_losing_games() {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-    unsafe {
-        libc::kill(child.id() as i32, libc::SIGINT);
-    }
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
     let out = child.wait_with_output().unwrap();
     let interrupted = results(dir.path(), "match-results.jsonl");
     if interrupted.len() < 8 {

@@ -3,8 +3,9 @@
 use liuzi::rules::{Board, Color, GameResult};
 use liuzi_tools::match_runner::engine_spec::{EngineSpec, Protocol};
 use liuzi_tools::match_runner::game::{play_game, GameOutcome, GameSetup};
+use liuzi_tools::match_runner::launch::start_player;
 use liuzi_tools::match_runner::outcome::{EndReason, Winner};
-use liuzi_tools::match_runner::player::{start_player, PlayerContext, Timeouts};
+use liuzi_tools::match_runner::player::{PlayerContext, Timeouts};
 use liuzi_tools::match_runner::process::CancelToken;
 use liuzi_tools::match_runner::time_control::TimeControl;
 use std::time::{Duration, Instant};
@@ -287,7 +288,42 @@ fn clock_runs_out_and_gtp_hears_the_time() {
     );
     let heard = std::fs::read_to_string(&transcript).unwrap();
     assert!(heard.contains("time_settings 1 0 0"), "{heard}");
-    assert!(heard.contains("time_left w 1 0"), "{heard}");
+    assert!(heard.contains("time_left w 1."), "{heard}");
+}
+
+#[test]
+fn a_one_second_turn_is_told_as_most_of_a_second_not_zero() {
+    // Whole seconds would read `time_left b 0 2` all turn long: the engine would play at once.
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = setup(9);
+    s.time = [Some(TimeControl::PerTurn(Duration::from_secs(1))); 2];
+    let heard_by = |args: &[&str]| {
+        let transcript = dir.path().join(format!("{}.txt", args.len()));
+        let mut all = vec!["--seed", "5", "--transcript", transcript.to_str().unwrap()];
+        all.extend(args);
+        let out = play(&gtp("a", &[]), &gtp("b", &all), &s);
+        assert!(
+            matches!(out.reason, EndReason::Six | EndReason::FullBoard),
+            "{out:?}"
+        );
+        std::fs::read_to_string(&transcript).unwrap()
+    };
+    let heard = heard_by(&[]);
+    assert!(heard.contains("time_settings 0 1 2"), "{heard}");
+    let lefts: Vec<f64> = heard
+        .lines()
+        .filter_map(|l| l.strip_prefix("time_left w "))
+        .map(|rest| rest.split(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert!(!lefts.is_empty());
+    assert!(lefts.iter().all(|&t| t > 0.5 && t <= 1.0), "{lefts:?}");
+    // An engine that takes whole seconds only gets them after its first refusal.
+    let heard = heard_by(&["--whole-seconds"]);
+    let lefts: Vec<&str> = heard
+        .lines()
+        .filter(|l| l.starts_with("time_left w "))
+        .collect();
+    assert!(lefts[1..].iter().all(|l| !l.contains('.')), "{lefts:?}");
 }
 
 #[test]
@@ -364,4 +400,28 @@ fn cloudict_sets_up_an_opening_with_placements() {
         (out.winner, out.reason),
         (Winner::Black, EndReason::Refused)
     );
+}
+
+#[test]
+fn flooding_engine_loses_with_its_output_cut_off() {
+    // 64 MiB of chatter before every reply (four times the bound): the flooding side loses as
+    // misbehaving, in both protocols, instead of the runner buffering it all.
+    for (flooder, flood_protocol) in [("gtp", Protocol::Gtp), ("cloudict", Protocol::Cloudict)] {
+        let out = play(
+            &gtp("a", &["--seed", "1"]),
+            &fake(
+                flooder,
+                flood_protocol,
+                &["--behaviour", "flood", "--flood-mb", "64", "--after", "2"],
+            ),
+            &setup(19),
+        );
+        assert_eq!(
+            (out.winner, out.reason, out.at_fault),
+            (Winner::Black, EndReason::Flood, Some(Color::White)),
+            "{flooder}: {out:?}"
+        );
+        assert!(out.detail.contains("flooded its output"), "{}", out.detail);
+        check_record(&out, 19);
+    }
 }

@@ -46,6 +46,8 @@ enum Behaviour {
     WrongCount,
     /// GTP: refuses the opponent's stones.
     Refuse,
+    /// Prints `--flood-mb` megabytes of chatter before every move reply.
+    Flood,
 }
 
 #[derive(Parser, Debug)]
@@ -71,6 +73,12 @@ struct Args {
     /// Refuse `boardsize` for any size but this one (GTP).
     #[arg(long)]
     only_size: Option<usize>,
+    /// Megabytes of chatter a flooding engine prints before each reply.
+    #[arg(long, default_value_t = 64)]
+    flood_mb: usize,
+    /// Refuse `time_left` with a fractional time, as GTP's whole seconds allow.
+    #[arg(long)]
+    whole_seconds: bool,
     /// Board size for the Connect6 protocol, which has no command for it.
     #[arg(long, default_value_t = 19)]
     size: usize,
@@ -114,6 +122,16 @@ impl Fake {
                 std::thread::sleep(Duration::from_secs(3600));
             },
             Behaviour::Slow => std::thread::sleep(Duration::from_millis(self.args.delay_ms)),
+            Behaviour::Flood => {
+                let line = "info: flooding the pipe with chatter ............................\n";
+                let mut out = self.out.lock();
+                for _ in 0..(self.args.flood_mb << 20) / line.len() {
+                    if out.write_all(line.as_bytes()).is_err() {
+                        std::process::exit(4); // the reader gave up on us
+                    }
+                }
+                let _ = out.flush();
+            }
             _ => {}
         }
     }
@@ -175,8 +193,12 @@ fn main() {
         transcript,
     };
     if protocol != Protocol::Gtp {
+        // Cloudict's help text has lines like these: indented, and not replies.
         fake.noise("On help for GameEngine fake");
-        fake.noise("  name - print the name of the Game Engine.");
+        fake.noise("            name        - print the name of the Game Engine.");
+        fake.noise(
+            "            move XXXX   - tell the engine that the opponent take the move XXXX,",
+        );
     }
     let stdin = std::io::stdin();
     for line in stdin.lock().lines() {
@@ -219,6 +241,12 @@ fn gtp(fake: &mut Fake, line: &str) -> bool {
         "clear_board" => {
             fake.board.clear();
             Ok(String::new())
+        }
+        "time_left"
+            if fake.args.whole_seconds
+                && words.get(2).is_some_and(|t| t.parse::<u64>().is_err()) =>
+        {
+            Err("syntax error: time must be whole seconds".into())
         }
         "komi" | "time_settings" | "time_left" => Ok(String::new()),
         "play" => {

@@ -3,8 +3,13 @@
 //! The engine hears the game a turn at a time: `new black` (it answers its first stone at
 //! once), or `new white` then `move XX` for Black's first stone, then `move XXXX` for every
 //! opponent turn. A position that did not start that way (an opening) is set up Cloudict-style:
-//! `new white`, `black XXXX` / `white XXXX` for every turn, then `next`. Only lines that start
-//! with `move ` or `name ` are protocol; everything else on stdout is noise and ignored.
+//! `new white`, `black XXXX` / `white XXXX` for every turn, then `next`.
+//!
+//! Only `move T` (one token) and `name N` lines starting in column 0 are protocol; everything
+//! else on stdout is noise and ignored. The real Cloudict needs each part of that rule: its
+//! start-up help text has indented `name ...` and `move XXXX   - tell the engine...` lines, its
+//! searches print `VCF time :`, `Searching i/n`, `AB Time :` and the like, and it prints
+//! `We loss!` with no newline, which glues it to the front of its next line.
 
 use super::engine_spec::{EngineSpec, Protocol};
 use super::outcome::{EndReason, Fault, Winner};
@@ -15,6 +20,31 @@ use super::process::{EngineProcess, LaunchSpec};
 use liuzi::notation::{format_c6_stone, LetterOrder};
 use liuzi::rules::{Board, Color, Point};
 use std::time::Instant;
+
+/// Cloudict's concession, printed without a newline: it can start any later line.
+const GLUED_NOISE: &str = "We loss!";
+
+/// The text after `keyword` (`"move "`, `"name "`) when `line` is that protocol line.
+fn protocol_line<'a>(line: &'a str, keyword: &str) -> Option<&'a str> {
+    let mut rest = line;
+    while let Some(after) = rest.strip_prefix(GLUED_NOISE) {
+        rest = after;
+    }
+    rest.strip_prefix(keyword)
+}
+
+/// The token of a `move T` reply; `None` for every other line, help text included.
+fn move_reply(line: &str) -> Option<&str> {
+    let token = protocol_line(line, "move ")?.trim();
+    (!token.is_empty() && !token.contains(char::is_whitespace)).then_some(token)
+}
+
+/// A line that looks like a move reply but is not one, kept to explain a time-out.
+fn looks_like_a_move(line: &str) -> bool {
+    line.trim_start()
+        .trim_start_matches(GLUED_NOISE)
+        .starts_with("move")
+}
 
 pub struct C6Player {
     process: EngineProcess,
@@ -65,7 +95,7 @@ impl C6Player {
                 .process
                 .read_line(deadline)
                 .map_err(|e| describe(read_stop(e, query, waited)))?;
-            if let Some(name) = line.trim().strip_prefix("name ") {
+            if let Some(name) = protocol_line(&line, "name ") {
                 tracing::debug!(engine = %spec.name, "Connect6 engine calls itself `{}`", name.trim());
                 break;
             }
@@ -232,13 +262,25 @@ impl Player for C6Player {
         self.told = history.len();
         self.send(&command)?;
         let waited = request.deadline.saturating_duration_since(request.started);
+        let mut near_miss: Option<String> = None;
         let token = loop {
-            let line = self
-                .process
-                .read_line(request.deadline)
-                .map_err(|e| read_stop(e, &command, waited))?;
-            if let Some(token) = line.trim().strip_prefix("move ") {
-                break token.trim().to_string();
+            let line = self.process.read_line(request.deadline).map_err(|e| {
+                match (read_stop(e, &command, waited), &near_miss) {
+                    // Say what the engine did print that was almost a reply.
+                    (Stop::Fault(mut f), Some(seen)) => {
+                        f.detail.push_str(&format!(
+                            "; it printed `{seen}`, which is not a `move XXXX` line"
+                        ));
+                        Stop::Fault(f)
+                    }
+                    (stop, _) => stop,
+                }
+            })?;
+            if let Some(token) = move_reply(&line) {
+                break token.to_string();
+            }
+            if looks_like_a_move(&line) {
+                near_miss.get_or_insert_with(|| line.chars().take(80).collect());
             }
             if !line.trim().is_empty() {
                 tracing::trace!(engine = %self.label, "noise: {line}");
@@ -274,6 +316,40 @@ impl Player for C6Player {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_column_zero_single_token_lines_are_replies() {
+        // Cloudict's start-up help text, verbatim in its shape.
+        assert_eq!(
+            move_reply(
+                "            move XXXX   - tell the engine that the opponent take the move XXXX,"
+            ),
+            None
+        );
+        assert_eq!(
+            protocol_line("            name        - print the name", "name "),
+            None
+        );
+        assert_eq!(move_reply("move XXXX   - tell the engine"), None);
+        assert!(looks_like_a_move("move XXXX   - tell the engine"));
+        assert_eq!(move_reply("move JKKJ"), Some("JKKJ"));
+        assert_eq!(move_reply("move JJ@@ "), Some("JJ@@"));
+        assert_eq!(move_reply("We loss!move JJ"), Some("JJ"));
+        assert_eq!(
+            protocol_line("We loss!name Cloudict", "name "),
+            Some("Cloudict")
+        );
+        for noise in [
+            "AB Time :\t0.018",
+            "Searching 3/40",
+            "Win by VCF.",
+            "We loss!",
+            "",
+            "move",
+        ] {
+            assert_eq!(move_reply(noise), None, "{noise}");
+        }
+    }
 
     #[test]
     fn turns_split_b_ww_bb() {

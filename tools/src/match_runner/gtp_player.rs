@@ -26,6 +26,10 @@ pub struct GtpPlayer {
     context: PlayerContext,
     commands: HashSet<String>,
     size: usize,
+    /// Whether `time_left` may carry milliseconds. GTP says whole seconds, but then a 1 s turn
+    /// reads `time_left b 0 2` from its start (0.99 s truncated) and the engine plays at once.
+    /// Tried first; an engine that refuses it gets whole seconds from then on.
+    fractional_time: bool,
 }
 
 impl GtpPlayer {
@@ -41,6 +45,7 @@ impl GtpPlayer {
             context: context.clone(),
             commands: HashSet::new(),
             size: 19,
+            fractional_time: true,
         };
         let deadline = Instant::now() + context.timeouts.startup;
         let fail = |cmd: &str, stop: Stop| match stop {
@@ -151,7 +156,18 @@ impl GtpPlayer {
         if !self.supports("time_left") {
             return Ok(());
         }
-        let cmd = format!("time_left {} {} {stones}", gtp_color(color), left.as_secs());
+        let color = gtp_color(color);
+        if self.fractional_time && left.subsec_millis() != 0 {
+            let cmd = format!("time_left {color} {:.3} {stones}", left.as_secs_f64());
+            match self.command(&cmd, deadline)? {
+                Ok(_) => return Ok(()),
+                Err(e) => {
+                    tracing::debug!(engine = %self.label, "`{cmd}` refused ({e}): whole seconds from now on");
+                    self.fractional_time = false;
+                }
+            }
+        }
+        let cmd = format!("time_left {color} {} {stones}", left.as_secs());
         if let Err(e) = self.command(&cmd, deadline)? {
             tracing::debug!(engine = %self.label, "`{cmd}` refused: {e}");
         }

@@ -2,13 +2,14 @@
 //! openings, results files, records and the final report.
 //!
 //! Data flow: `engine_spec` (what to start) -> `process` (a child with deadlines) -> `gtp_player` /
-//! `c6_player` (protocols behind the `player::Player` trait) -> `game` (the referee) ->
+//! `c6_player` (protocols behind the `player::Player` trait, started by `launch`) -> `game` (the referee) ->
 //! `runner` (parallel games, resume, SPRT stop) -> `results` / `records_out` / `report`.
 
 pub mod c6_player;
 pub mod engine_spec;
 pub mod game;
 pub mod gtp_player;
+pub mod launch;
 pub mod openings;
 pub mod outcome;
 pub mod player;

@@ -23,6 +23,8 @@ pub enum EndReason {
     Crash,
     /// A reply that cannot be parsed.
     BadOutput,
+    /// Far more output than any protocol needs (megabytes of chatter): the engine is cut off.
+    Flood,
     /// The engine answered an error to a command it must accept (a legal opponent stone, a new
     /// game on this board size, a start-up command).
     Refused,
@@ -39,6 +41,7 @@ impl EndReason {
             EndReason::TimeOver => "time_over",
             EndReason::Crash => "crash",
             EndReason::BadOutput => "bad_output",
+            EndReason::Flood => "flood",
             EndReason::Refused => "refused",
         }
     }

@@ -1,13 +1,11 @@
-//! The referee's view of an engine, whatever protocol it speaks.
+//! The referee's view of an engine, whatever protocol it speaks: the `Player` trait and what
+//! its calls carry. The protocol clients implement it; `launch` picks one for an engine spec.
 //!
 //! GTP is stone-level and the Connect6 protocol is turn-level; both are driven a whole turn at a
 //! time here. The referee keeps the authoritative board and checks every stone a player returns.
 
-use super::c6_player::C6Player;
-use super::engine_spec::{EngineSpec, Protocol};
-use super::gtp_player::GtpPlayer;
 use super::outcome::{EndReason, Fault, Winner};
-use super::process::{CancelToken, LaunchSpec, ReadError};
+use super::process::{CancelToken, ReadError, WriteError};
 use super::time_control::TimeControl;
 use liuzi::rules::{Board, Color, Point};
 use std::path::PathBuf;
@@ -39,15 +37,22 @@ pub fn read_stop(err: ReadError, what: &str, waited: Duration) -> Stop {
             EndReason::Crash,
             format!("engine {how} (waiting for `{what}`)"),
         )),
+        ReadError::Flood(how) => Stop::Fault(Fault::new(
+            EndReason::Flood,
+            format!("engine {how} (waiting for `{what}`)"),
+        )),
         ReadError::Cancelled => Stop::Cancelled,
     }
 }
 
-pub fn write_stop(err: String, what: &str) -> Stop {
-    Stop::Fault(Fault::new(
-        EndReason::Crash,
-        format!("sending `{what}`: {err}"),
-    ))
+/// Turns a failed write of `what` into a [`Stop`].
+pub fn write_stop(err: WriteError, what: &str) -> Stop {
+    Stop::Fault(match err {
+        WriteError::Failed(e) => Fault::new(EndReason::Crash, format!("sending `{what}`: {e}")),
+        WriteError::Flood(how) => {
+            Fault::new(EndReason::Flood, format!("engine {how} (before `{what}`)"))
+        }
+    })
 }
 
 /// The start of a game, as one player sees it.
@@ -133,35 +138,4 @@ pub struct PlayerContext {
     pub timeouts: Timeouts,
     /// Engine stderr is appended to `<dir>/<name>.stderr.log`; discarded when `None`.
     pub stderr_dir: Option<PathBuf>,
-}
-
-/// Starts the engine and completes its handshake and start-up commands.
-pub fn start_player(spec: &EngineSpec, context: &PlayerContext) -> Result<Box<dyn Player>, String> {
-    let launch = LaunchSpec {
-        label: spec.name.clone(),
-        argv: spec.command.clone(),
-        dir: spec.dir.clone(),
-        env: spec.env.clone(),
-        stderr_log: context
-            .stderr_dir
-            .as_ref()
-            .map(|d| d.join(format!("{}.stderr.log", sanitize_file_name(&spec.name)))),
-    };
-    Ok(match spec.protocol {
-        Protocol::Gtp => Box::new(GtpPlayer::start(spec, &launch, context)?),
-        Protocol::Cloudict | Protocol::Sau => Box::new(C6Player::start(spec, &launch, context)?),
-    })
-}
-
-/// Keeps letters, digits, `-`, `_` and `.`; everything else becomes `_`.
-pub fn sanitize_file_name(name: &str) -> String {
-    name.chars()
-        .map(|c| {
-            if c.is_alphanumeric() || "-_.".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
 }

@@ -1,37 +1,81 @@
-//! One engine process: spawned in its own process group, stdout read line by line on a reader
-//! thread, every read bounded by a deadline, and the whole group killed when dropped.
+//! One engine process: spawned through `tokio::process` in its own process group, stdout read
+//! line by line by a task on a small shared runtime, every read and write bounded by a deadline,
+//! and the whole group killed when dropped.
 //!
-//! The reader thread is what makes hangs harmless: the match thread never blocks on the pipe,
-//! it waits on a channel with `recv_timeout`, so an engine that stops talking costs at most its
+//! The match threads stay synchronous: each call blocks on the runtime until a line arrives, the
+//! deadline passes or the match is cancelled, so an engine that stops talking costs at most its
 //! deadline. Killing the process group (not just the child) also ends wrapper scripts' children.
+//!
+//! Output is bounded: an engine that has more than [`FLOOD_BYTES`] of stdout waiting unread, or
+//! that writes more than that in answer to one command, is flooding; its reader stops and every
+//! later read fails with [`ReadError::Flood`], so the engine loses the game as misbehaving.
 
-use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::Arc;
-use std::thread;
+use std::process::{ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin, Command};
+use tokio::runtime::Runtime;
+use tokio::sync::{mpsc, watch};
 
-/// Longest stdout line kept; the rest of an overlong line is dropped (a garbage-spewing engine
-/// must not exhaust memory).
+/// Longest stdout line kept; the rest of an overlong line is dropped.
 const MAX_LINE_BYTES: usize = 64 * 1024;
 
-/// How often a blocked read looks at the cancel flag.
-const CANCEL_POLL: Duration = Duration::from_millis(100);
+/// Output allowed to wait unread, and output allowed in answer to one command. Far above any
+/// honest engine's chatter (Cloudict prints about 2 KB a search); a flood past it loses.
+pub const FLOOD_BYTES: usize = 16 * 1024 * 1024;
 
-/// Set on Ctrl-C / SIGTERM: every pending read returns [`ReadError::Cancelled`].
-#[derive(Clone, Debug, Default)]
-pub struct CancelToken(Arc<AtomicBool>);
+/// Bookkeeping cost of one queued line besides its text, so that floods of empty lines count.
+const LINE_OVERHEAD: usize = 64;
+
+/// How long writing one command line may take before the engine counts as not reading.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The runtime that drives every engine's pipes: one I/O thread is plenty for a few pipes.
+fn runtime() -> &'static Runtime {
+    static RUNTIME: OnceLock<Runtime> = OnceLock::new();
+    RUNTIME.get_or_init(|| {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("engine-io")
+            .enable_all()
+            .build()
+            .expect("cannot start the engine I/O runtime")
+    })
+}
+
+/// Set on Ctrl-C / SIGTERM: every pending read returns [`ReadError::Cancelled`] at once.
+#[derive(Clone)]
+pub struct CancelToken(Arc<watch::Sender<bool>>);
+
+impl Default for CancelToken {
+    fn default() -> CancelToken {
+        CancelToken(Arc::new(watch::channel(false).0))
+    }
+}
+
+impl std::fmt::Debug for CancelToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "CancelToken({})", self.is_cancelled())
+    }
+}
 
 impl CancelToken {
     pub fn cancel(&self) {
-        self.0.store(true, Ordering::SeqCst);
+        self.0.send_replace(true);
     }
 
     pub fn is_cancelled(&self) -> bool {
-        self.0.load(Ordering::SeqCst)
+        *self.0.borrow()
+    }
+
+    /// Resolves once the token is cancelled.
+    async fn cancelled(&self) {
+        let mut receiver = self.0.subscribe();
+        // `wait_for` only fails when the sender is gone, and we hold it.
+        let _ = receiver.wait_for(|&cancelled| cancelled).await;
     }
 }
 
@@ -53,7 +97,17 @@ pub enum ReadError {
     Timeout,
     /// stdout closed: the engine exited or crashed. Holds a description of how it ended.
     Closed(String),
+    /// The engine wrote more than [`FLOOD_BYTES`]; holds what it did.
+    Flood(String),
     Cancelled,
+}
+
+#[derive(Debug)]
+pub enum WriteError {
+    /// The pipe is closed or the engine reads nothing; holds a description.
+    Failed(String),
+    /// The engine flooded its output earlier (see [`ReadError::Flood`]).
+    Flood(String),
 }
 
 enum ReaderEvent {
@@ -62,13 +116,31 @@ enum ReaderEvent {
     Failed(String),
 }
 
+/// Byte counts shared by the reader task and the process handle.
+#[derive(Default)]
+struct OutputMeter {
+    /// Queued by the reader, not yet taken by `read_line`.
+    unread: AtomicUsize,
+    /// Read from the pipe since the last command was sent.
+    since_command: AtomicUsize,
+    /// Set (with its description) once the engine flooded; the reader has stopped.
+    flooded: OnceLock<String>,
+}
+
 pub struct EngineProcess {
     label: String,
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<ReaderEvent>,
+    lines: mpsc::UnboundedReceiver<ReaderEvent>,
+    meter: Arc<OutputMeter>,
     closed: Option<String>,
     cancel: CancelToken,
+    /// The engine's process group id (its pid at start), kept because tokio forgets the pid
+    /// once the leader has been reaped, while its children may live on.
+    #[cfg_attr(not(unix), allow(dead_code))]
+    group: Option<u32>,
+    /// Whether the group has been killed already (by `Drop` or after a flood).
+    killed: AtomicBool,
 }
 
 impl EngineProcess {
@@ -82,7 +154,8 @@ impl EngineProcess {
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .envs(spec.env.iter().map(|(k, v)| (k, v)));
+            .envs(spec.env.iter().map(|(k, v)| (k, v)))
+            .kill_on_drop(true);
         if let Some(dir) = &spec.dir {
             command.current_dir(dir);
         }
@@ -95,27 +168,10 @@ impl EngineProcess {
                 .map(Stdio::from)
                 .map_err(|e| format!("cannot open engine log {}: {e}", path.display()))?,
         });
+        // Own process group: the terminal's Ctrl-C reaches only us, and we can kill the group.
         #[cfg(unix)]
-        {
-            use std::os::unix::process::CommandExt;
-            // Own process group: the terminal's Ctrl-C reaches only us, and we can kill the group.
-            command.process_group(0);
-        }
-        #[cfg(target_os = "linux")]
-        {
-            use std::os::unix::process::CommandExt;
-            // If the runner is killed outright (SIGKILL, no cleanup), the kernel kills the engine.
-            // The signal follows the spawning *thread*; players never outlive their thread.
-            // SAFETY: prctl is async-signal-safe and touches no memory of the parent.
-            unsafe {
-                command.pre_exec(|| {
-                    if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                    Ok(())
-                });
-            }
-        }
+        command.process_group(0);
+        let _context = runtime().enter();
         let mut child = command.spawn().map_err(|e| {
             let place = spec
                 .dir
@@ -128,21 +184,25 @@ impl EngineProcess {
                 spec.argv.join(" ")
             )
         })?;
-        let stdout = child.stdout.take().expect("stdout is piped");
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| format!("{}: no stdout pipe", spec.label))?;
         let stdin = child.stdin.take();
-        let (sender, lines) = mpsc::channel();
-        let label = spec.label.clone();
-        thread::Builder::new()
-            .name(format!("read-{label}"))
-            .spawn(move || read_lines(stdout, sender))
-            .map_err(|e| format!("{label}: cannot start reader thread: {e}"))?;
+        let group = child.id();
+        let (sender, lines) = mpsc::unbounded_channel();
+        let meter = Arc::new(OutputMeter::default());
+        runtime().spawn(read_lines(stdout, sender, meter.clone()));
         Ok(EngineProcess {
-            label,
+            label: spec.label.clone(),
             child,
             stdin,
             lines,
+            meter,
             closed: None,
             cancel,
+            group,
+            killed: AtomicBool::new(false),
         })
     }
 
@@ -150,21 +210,41 @@ impl EngineProcess {
         &self.label
     }
 
-    /// Writes one line (a newline is added) and flushes.
-    pub fn send(&mut self, line: &str) -> Result<(), String> {
+    /// Writes one line (a newline is added) and flushes, within [`WRITE_TIMEOUT`].
+    pub fn send(&mut self, line: &str) -> Result<(), WriteError> {
         tracing::trace!(engine = %self.label, "> {line}");
+        if let Some(flood) = self.meter.flooded.get() {
+            // Its output is cut off (which may have ended it): the flood is what went wrong.
+            return Err(WriteError::Flood(flood.clone()));
+        }
+        self.meter.since_command.store(0, Ordering::SeqCst);
         let stdin = self
             .stdin
             .as_mut()
-            .ok_or_else(|| "stdin already closed".to_string())?;
-        let result = stdin
-            .write_all(line.as_bytes())
-            .and_then(|_| stdin.write_all(b"\n"))
-            .and_then(|_| stdin.flush());
-        result.map_err(|e| match self.exit_description(Duration::from_millis(50)) {
-            Some(how) => format!("cannot write to engine ({how})"),
-            None => format!("cannot write to engine: {e}"),
-        })
+            .ok_or_else(|| WriteError::Failed("stdin already closed".to_string()))?;
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        let result = runtime().block_on(async {
+            tokio::time::timeout(WRITE_TIMEOUT, async {
+                stdin.write_all(&bytes).await?;
+                stdin.flush().await
+            })
+            .await
+        });
+        match result {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(WriteError::Failed(
+                match self.exit_description(Duration::from_millis(50)) {
+                    Some(how) => format!("cannot write to engine ({how})"),
+                    None => format!("cannot write to engine: {e}"),
+                },
+            )),
+            Err(_) => Err(WriteError::Failed(format!(
+                "the engine read none of its input for {} s",
+                WRITE_TIMEOUT.as_secs()
+            ))),
+        }
     }
 
     /// The next stdout line, waiting until `deadline` at most.
@@ -172,48 +252,59 @@ impl EngineProcess {
         if let Some(how) = &self.closed {
             return Err(ReadError::Closed(how.clone()));
         }
-        loop {
-            if self.cancel.is_cancelled() {
-                return Err(ReadError::Cancelled);
+        if let Some(flood) = self.meter.flooded.get() {
+            self.kill_group();
+            return Err(ReadError::Flood(flood.clone()));
+        }
+        if self.cancel.is_cancelled() {
+            return Err(ReadError::Cancelled);
+        }
+        let cancel = self.cancel.clone();
+        let lines = &mut self.lines;
+        let event = runtime().block_on(async {
+            tokio::select! {
+                biased;
+                _ = cancel.cancelled() => Err(ReadError::Cancelled),
+                event = tokio::time::timeout_at(deadline.into(), lines.recv()) => {
+                    event.map_err(|_| ReadError::Timeout)
+                }
             }
-            let now = Instant::now();
-            if now >= deadline {
-                return Err(ReadError::Timeout);
+        })?;
+        match event {
+            Some(ReaderEvent::Line(line)) => {
+                self.meter
+                    .unread
+                    .fetch_sub(line.len() + LINE_OVERHEAD, Ordering::SeqCst);
+                tracing::trace!(engine = %self.label, "< {line}");
+                Ok(line)
             }
-            match self.lines.recv_timeout((deadline - now).min(CANCEL_POLL)) {
-                Ok(ReaderEvent::Line(line)) => {
-                    tracing::trace!(engine = %self.label, "< {line}");
-                    return Ok(line);
+            Some(ReaderEvent::Eof) | None => {
+                if let Some(flood) = self.meter.flooded.get() {
+                    self.kill_group();
+                    return Err(ReadError::Flood(flood.clone()));
                 }
-                Ok(ReaderEvent::Eof) | Err(RecvTimeoutError::Disconnected) => {
-                    let how = self
-                        .exit_description(Duration::from_millis(500))
-                        .unwrap_or_else(|| "closed its output".to_string());
-                    self.closed = Some(how.clone());
-                    return Err(ReadError::Closed(how));
-                }
-                Ok(ReaderEvent::Failed(e)) => {
-                    let how = format!("output unreadable: {e}");
-                    self.closed = Some(how.clone());
-                    return Err(ReadError::Closed(how));
-                }
-                Err(RecvTimeoutError::Timeout) => {}
+                let how = self
+                    .exit_description(Duration::from_millis(500))
+                    .unwrap_or_else(|| "closed its output".to_string());
+                self.closed = Some(how.clone());
+                Err(ReadError::Closed(how))
+            }
+            Some(ReaderEvent::Failed(e)) => {
+                let how = format!("output unreadable: {e}");
+                self.closed = Some(how.clone());
+                Err(ReadError::Closed(how))
             }
         }
     }
 
-    /// How the process ended, if it ends within `wait`. Does not reap it (see `Drop`).
+    /// How the process ended, if it ends within `wait`.
     fn exit_description(&mut self, wait: Duration) -> Option<String> {
-        let until = Instant::now() + wait;
-        loop {
-            if let Some(status) = peek_exit(&self.child) {
-                return Some(describe_exit(status));
-            }
-            if Instant::now() >= until {
-                return None;
-            }
-            thread::sleep(Duration::from_millis(10));
-        }
+        let child = &mut self.child;
+        runtime()
+            .block_on(async { tokio::time::timeout(wait, child.wait()).await })
+            .ok()
+            .and_then(Result::ok)
+            .map(describe_exit)
     }
 
     /// Asks the engine to exit with `quit_command`, waits up to `grace` for its output to close,
@@ -227,52 +318,34 @@ impl EngineProcess {
             }
         }
     }
+
+    /// Kills the engine's process group (or the engine alone where there are no groups).
+    fn kill_group(&self) {
+        if self.killed.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        // A group outlives its leader while any member lives, and its id is not reused before
+        // it is empty, so killing it after the leader was reaped is safe.
+        #[cfg(unix)]
+        if let Some(pid) = self.group {
+            // An error means the group is gone already, which is what we want.
+            let _ = nix::sys::signal::killpg(
+                nix::unistd::Pid::from_raw(pid as i32),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+        }
+    }
 }
 
 impl Drop for EngineProcess {
     fn drop(&mut self) {
         self.stdin = None;
-        // Kill the group before reaping the leader: while the leader is unreaped its pid, and so
-        // the group id, cannot be reused by an unrelated process.
-        #[cfg(unix)]
-        unsafe {
-            // SAFETY: plain syscall on the group we created; an error (group already gone) is harmless.
-            libc::kill(-(self.child.id() as libc::pid_t), libc::SIGKILL);
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.kill_group();
+        let _ = self.child.start_kill();
+        let child = &mut self.child;
+        let _ = runtime()
+            .block_on(async { tokio::time::timeout(Duration::from_secs(5), child.wait()).await });
     }
-}
-
-/// Exit status of a child that has exited, without reaping it.
-#[cfg(unix)]
-fn peek_exit(child: &Child) -> Option<ExitStatus> {
-    use std::os::unix::process::ExitStatusExt;
-    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-    // SAFETY: waitid writes into `info`; WNOWAIT leaves the child waitable for `Drop`.
-    let rc = unsafe {
-        libc::waitid(
-            libc::P_PID,
-            child.id() as libc::id_t,
-            &mut info,
-            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
-        )
-    };
-    // SAFETY: si_pid/si_status are valid for a WEXITED result; si_pid == 0 means "still running".
-    let (pid, status, code) = unsafe { (info.si_pid(), info.si_status(), info.si_code) };
-    if rc != 0 || pid == 0 {
-        return None;
-    }
-    Some(if code == libc::CLD_EXITED {
-        ExitStatus::from_raw((status & 0xff) << 8)
-    } else {
-        ExitStatus::from_raw(status & 0x7f)
-    })
-}
-
-#[cfg(not(unix))]
-fn peek_exit(_child: &Child) -> Option<ExitStatus> {
-    None
 }
 
 fn describe_exit(status: ExitStatus) -> String {
@@ -289,13 +362,18 @@ fn describe_exit(status: ExitStatus) -> String {
     }
 }
 
-/// Reader thread body: splits stdout into lines (without `\r\n`), capping their length.
-fn read_lines(stdout: impl Read, sender: mpsc::Sender<ReaderEvent>) {
+/// Reader task: splits stdout into lines (without `\r\n`), capping their length and stopping
+/// at a flood (see [`FLOOD_BYTES`]).
+async fn read_lines(
+    stdout: impl AsyncRead + Unpin,
+    sender: mpsc::UnboundedSender<ReaderEvent>,
+    meter: Arc<OutputMeter>,
+) {
     let mut reader = BufReader::new(stdout);
     let mut line: Vec<u8> = Vec::new();
     let mut overlong = false;
     loop {
-        let chunk = match reader.fill_buf() {
+        let chunk = match reader.fill_buf().await {
             Ok([]) => {
                 if !line.is_empty() {
                     let _ = sender.send(ReaderEvent::Line(finish_line(&line)));
@@ -321,17 +399,44 @@ fn read_lines(stdout: impl Read, sender: mpsc::Sender<ReaderEvent>) {
         }
         line.extend_from_slice(&body[..body.len().min(room)]);
         reader.consume(take);
+        let since = meter.since_command.fetch_add(take, Ordering::SeqCst) + take;
+        if since > FLOOD_BYTES {
+            flood(
+                &meter,
+                format!(
+                    "wrote over {} MiB in answer to one command",
+                    FLOOD_BYTES >> 20
+                ),
+            );
+            return;
+        }
         if newline {
             if overlong {
                 tracing::debug!("engine output line longer than {MAX_LINE_BYTES} bytes truncated");
             }
-            if sender.send(ReaderEvent::Line(finish_line(&line))).is_err() {
+            let text = finish_line(&line);
+            let cost = text.len() + LINE_OVERHEAD;
+            let unread = meter.unread.fetch_add(cost, Ordering::SeqCst) + cost;
+            if unread > FLOOD_BYTES {
+                flood(
+                    &meter,
+                    format!("left over {} MiB of output unread", FLOOD_BYTES >> 20),
+                );
+                return;
+            }
+            if sender.send(ReaderEvent::Line(text)).is_err() {
                 return; // the process handle is gone
             }
             line.clear();
             overlong = false;
         }
     }
+}
+
+/// Records a flood; returning from the reader then drops the pipe and closes the channel.
+fn flood(meter: &OutputMeter, what: String) {
+    tracing::warn!("engine output flood: {what}");
+    let _ = meter.flooded.set(format!("flooded its output: {what}"));
 }
 
 fn finish_line(bytes: &[u8]) -> String {
@@ -355,6 +460,10 @@ mod tests {
 
     fn soon(ms: u64) -> Instant {
         Instant::now() + Duration::from_millis(ms)
+    }
+
+    fn alive(pid: i32) -> bool {
+        nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None).is_ok()
     }
 
     #[test]
@@ -382,8 +491,8 @@ mod tests {
         drop(p);
         // Poll: the grandchild is reaped by init shortly after the kill.
         let gone = (0..100).any(|_| {
-            thread::sleep(Duration::from_millis(20));
-            unsafe { libc::kill(grandchild, 0) != 0 }
+            std::thread::sleep(Duration::from_millis(20));
+            !alive(grandchild)
         });
         assert!(gone, "grandchild {grandchild} survived");
     }
@@ -393,14 +502,16 @@ mod tests {
         let cancel = CancelToken::default();
         let mut p = EngineProcess::spawn(&sh("sleep 30"), cancel.clone()).unwrap();
         let c = cancel.clone();
-        thread::spawn(move || {
-            thread::sleep(Duration::from_millis(150));
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(150));
             c.cancel();
         });
+        let start = Instant::now();
         assert!(matches!(
             p.read_line(soon(10_000)),
             Err(ReadError::Cancelled)
         ));
+        assert!(start.elapsed() < Duration::from_secs(5));
     }
 
     #[test]
@@ -412,6 +523,31 @@ mod tests {
         .unwrap();
         assert_eq!(p.read_line(soon(5000)).unwrap().len(), MAX_LINE_BYTES);
         assert_eq!(p.read_line(soon(5000)).unwrap(), "ok");
+    }
+
+    #[test]
+    fn unread_flood_is_reported_and_bounded() {
+        // Short lines, never read while they pile up: the reader must stop at the bound.
+        let mut p = EngineProcess::spawn(
+            &sh("echo first; yes chatter | head -c 100000000; echo never"),
+            CancelToken::default(),
+        )
+        .unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        let start = Instant::now();
+        let mut lines = 0usize;
+        let err = loop {
+            match p.read_line(soon(20_000)) {
+                Ok(line) => {
+                    assert_ne!(line, "never");
+                    lines += 1;
+                }
+                Err(e) => break e,
+            }
+        };
+        assert!(matches!(err, ReadError::Flood(_)), "{err:?}");
+        assert!(lines * ("chatter".len() + LINE_OVERHEAD) <= 2 * FLOOD_BYTES);
+        assert!(start.elapsed() < Duration::from_secs(20));
     }
 
     #[test]
@@ -427,9 +563,20 @@ mod tests {
     #[test]
     fn write_to_a_dead_engine_fails_cleanly() {
         let mut p = EngineProcess::spawn(&sh("exit 0"), CancelToken::default()).unwrap();
-        thread::sleep(Duration::from_millis(100));
+        std::thread::sleep(Duration::from_millis(100));
         // A pipe buffer may accept the first write; keep writing until the error shows.
         let failed = (0..100).any(|_| p.send("hello").is_err());
         assert!(failed);
+    }
+
+    #[test]
+    fn write_to_an_engine_that_reads_nothing_times_out() {
+        // `sleep` never reads stdin: the pipe fills and the write must give up, not hang.
+        let mut p = EngineProcess::spawn(&sh("sleep 30"), CancelToken::default()).unwrap();
+        let big = "x".repeat(MAX_LINE_BYTES);
+        let start = Instant::now();
+        let failed = (0..64).any(|_| p.send(&big).is_err());
+        assert!(failed);
+        assert!(start.elapsed() < WRITE_TIMEOUT + Duration::from_secs(5));
     }
 }

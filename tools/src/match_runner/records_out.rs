@@ -2,7 +2,7 @@
 //! `.meta.tsv` (as in ../shared/data). Both are written with `liuzi::records` and can always be
 //! rebuilt from the results file, which is what `--resume` does.
 
-use super::player::sanitize_file_name;
+use super::launch::sanitize_file_name;
 use super::results::GameLine;
 use liuzi::records::{self, GameRecord, RecordResult};
 use std::fs::{File, OpenOptions};

@@ -27,10 +27,27 @@ pub struct Tally {
     pairings: Vec<PairingTally>,
     reasons: BTreeMap<EndReason, u64>,
     games: u64,
+    /// Per engine: thinking time (ms) and turns played, openings excluded.
+    thinking: Vec<(u64, u64)>,
+}
+
+/// Turns Black and White played themselves in a recorded game (the opening's turns excluded).
+/// Turns are the space-separated groups of the moves field: B, WW, BB, ...
+fn turns_played(line: &GameLine) -> [u64; 2] {
+    let mut stones = 0;
+    let mut played = [0, 0];
+    for (i, turn) in line.moves.split_whitespace().enumerate() {
+        if stones >= line.opening_stones {
+            played[i % 2] += 1;
+        }
+        stones += turn.split('-').count();
+    }
+    played
 }
 
 impl Tally {
     pub fn new(names: Vec<String>, pairings: &[(usize, usize)]) -> Tally {
+        let names_len = names.len();
         Tally {
             by_colour: vec![[Wdl::default(); 2]; names.len()],
             names,
@@ -44,6 +61,7 @@ impl Tally {
                 .collect(),
             reasons: BTreeMap::new(),
             games: 0,
+            thinking: vec![(0, 0); names_len],
         }
     }
 
@@ -71,8 +89,12 @@ impl Tally {
         };
         self.games += 1;
         *self.reasons.entry(line.reason).or_default() += 1;
+        let turns = turns_played(line);
         for (engine, color) in [(black, Color::Black), (white, Color::White)] {
             self.by_colour[engine][color.index()].add_game(line.result.score_for(color));
+            let thinking = &mut self.thinking[engine];
+            thinking.0 += line.time_ms[color.index()];
+            thinking.1 += turns[color.index()];
         }
         let first_color = if pairing.first == black {
             Color::Black
@@ -131,7 +153,7 @@ impl Tally {
             .max(6);
         let _ = writeln!(
             out,
-            "{:width$}  {:>6} {:>6} {:>6} {:>6} {:>7}   {:>17}   {:>17}",
+            "{:width$}  {:>6} {:>6} {:>6} {:>6} {:>7}   {:>17}   {:>17}   {:>8}",
             "engine",
             "games",
             "wins",
@@ -139,7 +161,8 @@ impl Tally {
             "draws",
             "score",
             "as black W-L-D",
-            "as white W-L-D"
+            "as white W-L-D",
+            "s a turn"
         );
         for (i, name) in self.names.iter().enumerate() {
             let [black, white] = self.by_colour[i];
@@ -152,9 +175,15 @@ impl Tally {
                 .score()
                 .map(|s| format!("{:.1}%", 100.0 * s))
                 .unwrap_or_default();
+            let (ms, turns) = self.thinking[i];
+            let per_turn = if turns > 0 {
+                format!("{:.3}", ms as f64 / 1000.0 / turns as f64)
+            } else {
+                "-".to_string()
+            };
             let _ = writeln!(
                 out,
-                "{name:width$}  {:>6} {:>6} {:>6} {:>6} {score:>7}   {:>17}   {:>17}",
+                "{name:width$}  {:>6} {:>6} {:>6} {:>6} {score:>7}   {:>17}   {:>17}   {per_turn:>8}",
                 total.games(),
                 total.wins,
                 total.losses,
@@ -238,6 +267,27 @@ mod tests {
     use super::*;
     use crate::match_runner::outcome::Winner;
 
+    #[test]
+    fn mean_time_a_turn_leaves_out_the_opening() {
+        // Opening B, WW (3 stones); then B plays 2 turns in 3 s, W 1 turn in 0.5 s.
+        let mut line = game(0, "a", "b", Winner::Black);
+        line.moves = "j10 i9-k9 l9-k8 j9-h9 l10-l11".into();
+        line.opening_stones = 3;
+        line.time_ms = [3000, 500];
+        assert_eq!(turns_played(&line), [2, 1]);
+        let mut t = Tally::new(vec!["a".into(), "b".into()], &[(0, 1)]);
+        t.add(&line);
+        let text = t.render(None);
+        let row = |name: &str| {
+            text.lines()
+                .find(|l| l.starts_with(name))
+                .unwrap()
+                .to_string()
+        };
+        assert!(row("a ").ends_with("1.500"), "{text}");
+        assert!(row("b ").ends_with("0.500"), "{text}");
+    }
+
     fn game(id: usize, black: &str, white: &str, result: Winner) -> GameLine {
         GameLine {
             game: id,
@@ -293,6 +343,7 @@ mod tests {
             "{text}"
         );
         let progress = t.progress_line(10, 2, None);
+        assert_eq!(t.thinking, vec![(0, 0), (0, 0)]);
         assert!(
             progress.starts_with("[5/10 games, 2 running] new 3-1-1 base  Elo +"),
             "{progress}"

@@ -9,8 +9,8 @@ use liuzi::records::{self, GameRecord};
 use liuzi::rules::Point;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
-use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 /// One finished game.
@@ -102,13 +102,33 @@ pub struct ResultsFile {
 impl ResultsFile {
     /// Opens `path` for a new match (it must not hold games yet) or, with `resume`, reads the
     /// games it holds. A torn last line (the runner was killed mid-write) is cut off.
+    ///
+    /// The file stays locked while this handle lives: a second run on the same file is refused
+    /// at once (two writers would interleave lines and lose games), and nothing is read or cut
+    /// before the lock is held.
     pub fn open(path: &Path, resume: bool) -> Result<(ResultsFile, Vec<GameLine>), String> {
         let describe = |e: std::io::Error| format!("{}: {e}", path.display());
-        let existing = match std::fs::read(path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-            Err(e) => return Err(describe(e)),
-        };
+        let mut file = OpenOptions::new()
+            .create(true)
+            .read(true)
+            .write(true)
+            .truncate(false)
+            .open(path)
+            .map_err(describe)?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                return Err(format!(
+                    "{} is in use by another liuzi-match run; wait for it to finish, or choose another --results file",
+                    path.display()
+                ))
+            }
+            Err(TryLockError::Error(e)) => {
+                return Err(format!("{}: cannot lock the file: {e}", path.display()))
+            }
+        }
+        let mut existing = Vec::new();
+        file.read_to_end(&mut existing).map_err(describe)?;
         if !resume && existing.iter().any(|b| !b.is_ascii_whitespace()) {
             return Err(format!(
                 "{} already holds results; pass --resume to continue that match, or choose another file",
@@ -127,16 +147,8 @@ impl ResultsFile {
             );
         }
         let games = parse_lines(&existing[..complete], path)?;
-        let file = OpenOptions::new()
-            .create(true)
-            .write(true)
-            .truncate(false)
-            .open(path)
-            .map_err(describe)?;
         file.set_len(complete as u64).map_err(describe)?;
-        let mut file = file;
-        use std::io::Seek;
-        file.seek(std::io::SeekFrom::End(0)).map_err(describe)?;
+        file.seek(SeekFrom::End(0)).map_err(describe)?;
         Ok((
             ResultsFile {
                 path: path.to_path_buf(),
@@ -240,6 +252,23 @@ mod tests {
         let (_, old) = ResultsFile::open(&path, true).unwrap();
         assert_eq!(old.len(), 3);
         assert_eq!(old[2], line(2));
+    }
+
+    #[test]
+    fn a_second_writer_is_refused_while_the_first_holds_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.jsonl");
+        let (mut first, _) = ResultsFile::open(&path, false).unwrap();
+        first.append(&line(0)).unwrap();
+        for resume in [false, true] {
+            let err = ResultsFile::open(&path, resume).err().unwrap();
+            assert!(err.contains("in use by another liuzi-match run"), "{err}");
+        }
+        first.append(&line(1)).unwrap();
+        drop(first);
+        // Released with the handle: the games are intact and the match resumes.
+        let (_, old) = ResultsFile::open(&path, true).unwrap();
+        assert_eq!(old, vec![line(0), line(1)]);
     }
 
     #[test]

@@ -5,8 +5,9 @@
 
 use super::engine_spec::{EngineSpec, Protocol};
 use super::game::{check_opening, play_game, GameOutcome, GameSetup};
+use super::launch::start_player;
 use super::outcome::{EndReason, Winner};
-use super::player::{start_player, GameStart, Player, PlayerContext};
+use super::player::{GameStart, Player, PlayerContext};
 use super::records_out::{write_sgf, GamesOutput};
 use super::report::Tally;
 use super::results::{format_moves, GameLine, ResultsFile};

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Liuzi against the real Cloudict (Olympiad gold 2009/2011) at equal per-turn time: the matches of
+# issue 17. Builds everything it needs, and resumes where an interrupted run stopped.
+#
+# Usage: experiments/cloudict/run.sh d4|d5 [GAMES] [-- liuzi-match flags...]
+#   d4  Cloudict depth 4, Liuzi 1 s a turn (default 200 games)
+#   d5  Cloudict depth 5, Liuzi 4 s a turn (default 100 games)
+# Environment:
+#   LIUZI_ARGS  extra engine options, e.g. "--search alphabeta" (then also set TAG)
+#   TAG         suffix of the result names (default: none), e.g. TAG=alphabeta
+#   SEED        seed of the random openings (default 1)
+#
+# Results: experiments/cloudict/<match>.jsonl (one game a line; rerun the same command to resume)
+# and <match>.txt (the report). Engine logs: target/cloudict-runs/<match>.logs/.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+match="${1:?usage: run.sh d4|d5 [GAMES] [-- liuzi-match flags]}"; shift
+case "$match" in
+  d4) depth=4; turn=1; games=200 ;;
+  d5) depth=5; turn=4; games=100 ;;
+  *) echo "run.sh: unknown match '$match' (d4 or d5)" >&2; exit 2 ;;
+esac
+if [ $# -gt 0 ] && [ "$1" != "--" ]; then games=$1; shift; fi
+[ "${1:-}" = "--" ] && shift
+name="liuzi-vs-cloudict-$match${TAG:+-$TAG}"
+work="$root/target/cloudict-runs"
+mkdir -p "$work/bin"
+
+# Release binaries, copied so that rebuilding during a long run does not change the players.
+(cd "$root" && cargo build --release --quiet -p liuzi --bin liuzi -p liuzi-tools --bin liuzi-match)
+target_dir="$(cd "$root" && cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')"
+cp "$target_dir/release/liuzi" "$target_dir/release/liuzi-match" "$work/bin/"
+
+# Cloudict, from ../shared beside the repository; it runs in its build folder (patterns.in is
+# read there, engine.log written there).
+cloudict="$work/cloudict"
+if [ ! -x "$cloudict/gameEngine" ]; then
+  "$root/../shared/peers/cloudict/build.sh" "$cloudict"
+fi
+# Cloudict spins at 100% CPU when its input closes: if the runner is killed outright (kill -9),
+# have the kernel end it too (Linux; elsewhere Ctrl-C / SIGTERM still stop it cleanly).
+guard=""
+if command -v setpriv >/dev/null && setpriv --pdeathsig KILL true 2>/dev/null; then
+  guard="setpriv --pdeathsig KILL "
+fi
+
+results="$here/$name.jsonl"
+resume=()
+if [ -s "$results" ]; then resume=(--resume); echo "resuming $results"; fi
+"$work/bin/liuzi-match" \
+  --engine "name=liuzi st=$turn cmd='$work/bin/liuzi --config $root/engine-config/default.toml gtp --threads 1 -v ${LIUZI_ARGS:-}'" \
+  --engine "name=cloudict-d$depth proto=cloudict dir=$cloudict cmd='$guard$cloudict/gameEngine' init='depth $depth'" \
+  --games "$games" --random-openings --opening-turns 2 --seed "${SEED:-1}" --concurrency 1 \
+  --results "$results" --engine-logs "$work/$name.logs" --event "$name" \
+  "${resume[@]}" "$@" | tee "$here/$name.txt"
