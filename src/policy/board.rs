@@ -2,11 +2,11 @@
 //! move priors and roulette-wheel playouts (design.md A4).
 //!
 //! Weights are integers so that sums stay exact under any number of plays and undos: a cell's
-//! weight is its team strength (the product of its gammas) times 2^24, rounded, clamped to
-//! `1..=2^52`. Per colour to move, the static part (line shapes, distances) lives in a per-cell
-//! table with per-row sums, updated only for the cells a stone changes. The dynamic part (stage,
-//! the opponent's last stones, wins and blocks) touches a few dozen cells around the last stones;
-//! it is applied lazily as an overlay of per-cell weights and per-row corrections, rebuilt on the
+//! weight is its team strength (the product of its gammas) relative to a cell on an open empty
+//! area, times 2^24, rounded, clamped to `1..=2^52`. Per colour to move, the static part (line
+//! shapes, distances) lives in a per-cell table with per-row sums, updated only for the cells a
+//! stone changes. The dynamic part (stage, the opponent's last stones, wins and blocks) touches a
+//! few dozen cells around the last stones; it is applied lazily as an overlay of per-cell weights and per-row corrections, rebuilt on the
 //! first query after a stone. Sampling walks the rows, then the cells of one row: at most
 //! `2 * size` steps. A playout stone (no win or block on the board) skips the overlay: it is
 //! drawn by the static weights and kept with probability dynamic factor / its upper bound.
@@ -74,12 +74,16 @@ const fn dynamic_code(stage: u8, last_opp: u8, tactic: u8) -> u8 {
 
 impl StaticGammas {
     fn new(g: &Gammas, fb: &FeatureBoard) -> StaticGammas {
+        // Each group relative to its value on an open empty area, so such a cell weighs 2^24
+        // whatever constant a file's gammas were scaled by (the same Bradley-Terry model): the
+        // integer weights keep their full range instead of clamping to 1 or 2^52.
+        let reference = StaticReference::of(g);
         // Packed classes no board produces (a class past the combiner's) have no id: 0 there.
-        let by_classes = |group: Group, combiner: &Combiner| {
+        let by_classes = |group: Group, combiner: &Combiner, unit: f64| {
             (0..=u16::MAX)
                 .map(|packed| match combiner.id(packed) {
                     u16::MAX => 0.0,
-                    id => g.gamma(group, id),
+                    id => g.gamma(group, id) / unit,
                 })
                 .collect()
         };
@@ -87,7 +91,7 @@ impl StaticGammas {
             .geometry()
             .edge_distance
             .iter()
-            .map(|&d| g.gamma(Group::Edge, d.min(4) as u16))
+            .map(|&d| g.gamma(Group::Edge, d.min(4) as u16) / reference.edge)
             .collect();
         let rel = RelativeGammas::new(g);
         let mut dynamic = [1.0; 256];
@@ -119,9 +123,9 @@ impl StaticGammas {
             untactical_max(0..=STAGE_FAR as u8),
         ];
         StaticGammas {
-            own4: by_classes(Group::Own4, Combiner::own()),
-            opp4: by_classes(Group::Opp4, Combiner::opp()),
-            nearest: std::array::from_fn(|v| g.gamma(Group::Nearest, v as u16)),
+            own4: by_classes(Group::Own4, Combiner::own(), reference.own4),
+            opp4: by_classes(Group::Opp4, Combiner::opp(), reference.opp4),
+            nearest: std::array::from_fn(|v| g.gamma(Group::Nearest, v as u16) / reference.nearest),
             edge,
             dynamic,
             row_of,
@@ -210,6 +214,35 @@ impl Clone for Overlay {
         *total_delta = source.total_delta;
         *wins = source.wins;
         *blocks = source.blocks;
+    }
+}
+
+/// The static groups' gammas of a cell on an open empty area (every line open, no stone within
+/// 3, 4+ from the edge): the unit of the integer weights.
+struct StaticReference {
+    own4: f64,
+    opp4: f64,
+    nearest: f64,
+    edge: f64,
+}
+
+/// Own class of an empty line with every window open (six open windows of one stone).
+const OPEN_LINE_CLASS: u8 = 3;
+/// Opponent class of a line with no opponent stone.
+const NO_OPP_CLASS: u8 = 0;
+
+impl StaticReference {
+    fn of(g: &Gammas) -> StaticReference {
+        StaticReference {
+            own4: g.gamma(Group::Own4, Combiner::own().id_of([OPEN_LINE_CLASS; 4])),
+            opp4: g.gamma(Group::Opp4, Combiner::opp().id_of([NO_OPP_CLASS; 4])),
+            nearest: g.gamma(Group::Nearest, FAR_DISTANCE),
+            edge: g.gamma(Group::Edge, 4),
+        }
+    }
+
+    fn product(&self) -> f64 {
+        self.own4 * self.opp4 * self.nearest * self.edge
     }
 }
 
@@ -724,9 +757,20 @@ impl PolicyBoard {
         self.blocks_and_threats().1
     }
 
+    /// The strength that weighs 2^24: the team of a cell on an open empty area, away from the
+    /// turn's stones and tactics, in the current position ([`PolicyBoard::strength`] units).
+    pub fn unit_strength(&self) -> f64 {
+        let g = &self.gammas;
+        let ctx = self.fb.context();
+        StaticReference::of(g).product()
+            * g.gamma(Group::Stage, ctx.stage_background())
+            * g.gamma(Group::LastOpp, FAR_DISTANCE)
+            * g.gamma(Group::Tactic, TACTIC_NONE)
+    }
+
     /// Exact team strength (product of gammas, unquantised) of an empty `p`, as the trainer
     /// computes it: for checking that engine and trainer agree. [`PolicyBoard::weight`] is this
-    /// times 2^24, divided by the strength the dynamic groups give cells away from the action.
+    /// times 2^24 divided by [`PolicyBoard::unit_strength`].
     pub fn strength(&self, p: Point) -> f64 {
         let ctx = self.fb.context();
         let team = self.fb.team(p.index(self.board().size()), &ctx);

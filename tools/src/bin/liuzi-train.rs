@@ -206,8 +206,8 @@ fn train(args: TrainArgs) -> Result<()> {
     let start = Instant::now();
     let spec = parse_spec(&args.groups)?;
     let threads = threads(args.data.threads);
-    if !(0.0..1.0).contains(&args.validation) {
-        return fail("--validation must be in [0, 1)");
+    if !(args.validation > 0.0 && args.validation < 1.0) {
+        return fail("--validation must be in (0, 1): the report needs held-out games");
     }
     let mut games = read_games(&args.data.games)?;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(args.seed);
@@ -241,6 +241,22 @@ fn train(args: TrainArgs) -> Result<()> {
         train_set.n_entries(),
         extraction_seconds
     );
+
+    let files = file_names(&args.data.games);
+    if train_set.n_competitions() == 0 {
+        return fail(format!(
+            "{files}: no positions to train on ({} games read): nothing written",
+            games.len()
+        ));
+    }
+    if val_set.n_competitions() == 0 {
+        return fail(format!(
+            "{files}: no validation positions ({} games, --validation {}): add games or raise \
+             --validation; nothing written",
+            games.len(),
+            args.validation
+        ));
+    }
 
     let mut gammas = vec![1.0; train_set.n_features()];
     let uniform = Quality::from_metrics(&val_set.evaluate(&gammas, threads));
@@ -285,22 +301,13 @@ fn train(args: TrainArgs) -> Result<()> {
     let source = format!(
         "liuzi-train {} on {} ({} training games, seed {}, validation {}); command: {}",
         env!("CARGO_PKG_VERSION"),
-        args.data
-            .games
-            .iter()
-            .map(|p| p.file_name().map_or_else(
-                || p.display().to_string(),
-                |f| f.to_string_lossy().into_owned()
-            ))
-            .collect::<Vec<_>>()
-            .join(" + "),
+        files,
         train_refs.len(),
         args.seed,
         args.validation,
         command_line()
     );
     let weights = Gammas::new(spec.clone(), split_gammas(&spec, &gammas), &source)?;
-    weights.save(&args.out).map_err(|e| e.to_string())?;
 
     let final_validation = Quality::from_metrics(&val_set.evaluate(&gammas, threads));
     let final_train = Quality::from_metrics(&train_set.evaluate(&gammas, threads));
@@ -338,14 +345,18 @@ fn train(args: TrainArgs) -> Result<()> {
     let report_path = args
         .report
         .unwrap_or_else(|| with_extension(&args.out, ".report.json"));
-    let json = serde_json::to_string_pretty(&report).expect("report serialises");
-    std::fs::write(&report_path, json + "\n")
-        .map_err(|e| format!("{}: {e}", report_path.display()))?;
+    let json = serde_json::to_string_pretty(&report).expect("report serialises") + "\n";
     let plot_path = args
         .plot
         .unwrap_or_else(|| with_extension(&args.out, ".curve.svg"));
-    std::fs::write(&plot_path, learning_curve_svg(&report))
-        .map_err(|e| format!("{}: {e}", plot_path.display()))?;
+    let svg = learning_curve_svg(&report);
+    // Report and plot first, the weights last, each atomically and with termination signals
+    // held off: new weights always come with their report, and no file is ever half-written.
+    outputs::commit(|| {
+        write_file(&report_path, json.as_bytes())?;
+        write_file(&plot_path, svg.as_bytes())?;
+        weights.save(&args.out).map_err(|e| e.to_string())
+    })?;
     eprintln!(
         "validation: mean log-evidence {:.4} (uniform {:.4}), top-1 {:.4}, top-5 {:.4}; {} sweeps, {:.0}s total, peak {:.0} MiB",
         final_validation.mean_log_evidence,
@@ -363,6 +374,77 @@ fn train(args: TrainArgs) -> Result<()> {
         plot_path.display()
     );
     Ok(())
+}
+
+/// The records files' names, `a.games + b.games`.
+fn file_names(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| {
+            p.file_name().map_or_else(
+                || p.display().to_string(),
+                |f| f.to_string_lossy().into_owned(),
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+/// Writes `bytes` to `path` atomically (a temporary file in the same directory, then a rename).
+fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    liuzi::artifact::write_atomically(path, |f| f.write_all(bytes))
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Termination signals (INT, TERM, HUP) while the outputs are written: a signal during the
+/// long computation ends the process at once (nothing written yet), one during the writes waits
+/// for them to finish, so a kill leaves the old files or the whole new set, never a 0-byte
+/// report or a stray temporary file.
+mod outputs {
+    use std::sync::atomic::{AtomicU8, Ordering};
+
+    const RUNNING: u8 = 0;
+    const WRITING: u8 = 1;
+    const STOP_AFTER_WRITING: u8 = 2;
+    const STOPPING: u8 = 3;
+    static STATE: AtomicU8 = AtomicU8::new(RUNNING);
+    /// Exit status of a process ended by a termination signal (128 + SIGINT, as shells report).
+    const SIGNALLED: i32 = 130;
+
+    /// Installs the handler; call once, before the work starts.
+    pub fn guard() {
+        let installed = ctrlc::set_handler(|| {
+            match STATE.compare_exchange(RUNNING, STOPPING, Ordering::SeqCst, Ordering::SeqCst) {
+                Ok(_) => std::process::exit(SIGNALLED),
+                Err(_) => STATE.store(STOP_AFTER_WRITING, Ordering::SeqCst),
+            }
+        });
+        if let Err(e) = installed {
+            tracing::warn!(
+                "no signal handler ({e}): a kill while writing may leave a temporary file"
+            );
+        }
+    }
+
+    /// Runs `write` with termination signals held off; exits afterwards if one came meanwhile.
+    pub fn commit<T>(write: impl FnOnce() -> T) -> T {
+        if STATE
+            .compare_exchange(RUNNING, WRITING, Ordering::SeqCst, Ordering::SeqCst)
+            .is_err()
+        {
+            // The handler is ending the process: write nothing.
+            loop {
+                std::thread::park();
+            }
+        }
+        let result = write();
+        if STATE.swap(RUNNING, Ordering::SeqCst) == STOP_AFTER_WRITING {
+            eprintln!("liuzi-train: stopped by a signal after writing its outputs");
+            std::process::exit(SIGNALLED);
+        }
+        result
+    }
 }
 
 fn load_games_limited(data: &DataArgs) -> Result<Vec<GameRecord>> {
@@ -390,6 +472,13 @@ fn eval(args: EvalArgs) -> Result<()> {
     let progress = bar(refs.len(), "extracting");
     let (set, skipped) = extract(weights.spec(), &refs, threads, &progress);
     progress.finish_and_clear();
+    if set.n_competitions() == 0 {
+        return fail(format!(
+            "{}: no positions to evaluate ({} games read)",
+            file_names(&args.data.games),
+            games.len()
+        ));
+    }
     let fitted = Quality::from_metrics(&set.evaluate(&flat_gammas(&weights), threads));
     let uniform = Quality::from_metrics(&set.evaluate(&vec![1.0; set.n_features()], threads));
     eprintln!(
@@ -509,7 +598,10 @@ fn main() {
         )
         .init();
     let result = match cli.command {
-        Command::Train(a) => train(a),
+        Command::Train(a) => {
+            outputs::guard();
+            train(a)
+        }
         Command::Eval(a) => eval(a),
         Command::ExportMm(a) => export_mm(a),
         Command::Mm(a) => run_mm(a),
