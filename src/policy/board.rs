@@ -12,12 +12,12 @@
 //! drawn by the static weights and kept with probability dynamic factor / its upper bound.
 
 use super::features::{
-    second_stage_value, FeatureBoard, TurnContext, FAR_DISTANCE, STAGE_FAR, TACTIC_BLOCK,
-    TACTIC_NONE, TACTIC_WIN,
+    cross_value, second_stage_value, FeatureBoard, TurnContext, FAR_DISTANCE, STAGE_FAR,
+    TACTIC_BLOCK, TACTIC_NONE, TACTIC_WIN,
 };
 use super::gammas::Gammas;
 use super::spec::Group;
-use crate::patterns::shape::Combiner;
+use crate::patterns::shape::{Combiner, OPP_CLASSES};
 use crate::patterns::CellSet;
 use crate::rules::{Board, PlayError, Point};
 use std::cell::RefCell;
@@ -47,6 +47,10 @@ struct StaticGammas {
     own4: Vec<f64>,
     opp4: Vec<f64>,
     nearest: [f64; 4],
+    /// The highest class of four packed ones ([`FeatureBoard::packed_classes`]).
+    max_class: Vec<u8>,
+    /// The cross group's gammas by `own * OPP_CLASSES + opp` highest classes.
+    cross: Vec<f64>,
     /// Per cell: the edge group's gamma.
     edge: Vec<f64>,
     /// By [`dynamic_code`]: the dynamic groups' gammas relative to the values of cells away
@@ -126,6 +130,17 @@ impl StaticGammas {
             own4: by_classes(Group::Own4, Combiner::own(), reference.own4),
             opp4: by_classes(Group::Opp4, Combiner::opp(), reference.opp4),
             nearest: std::array::from_fn(|v| g.gamma(Group::Nearest, v as u16) / reference.nearest),
+            max_class: (0..=u16::MAX)
+                .map(|packed| {
+                    (0..4)
+                        .map(|d| (packed >> (4 * d) & 15) as u8)
+                        .max()
+                        .unwrap_or(0)
+                })
+                .collect(),
+            cross: (0..Group::Cross.size())
+                .map(|v| g.gamma(Group::Cross, v as u16) / reference.cross)
+                .collect(),
             edge,
             dynamic,
             row_of,
@@ -140,9 +155,26 @@ impl StaticGammas {
         let [own_b, opp_b, own_w, opp_w] = fb.packed_classes(cell);
         let near = self.nearest[fb.nearest(cell) as usize];
         let edge = self.edge[cell];
+        let cross = |own: u16, opp: u16| {
+            let own = self.max_class[own as usize] as usize;
+            let opp = self.max_class[opp as usize] as usize;
+            // Classes past the tables' come only from packed values no board produces.
+            self.cross
+                .get(own * OPP_CLASSES + opp)
+                .copied()
+                .unwrap_or(0.0)
+        };
         [
-            self.own4[own_b as usize] * self.opp4[opp_b as usize] * near * edge,
-            self.own4[own_w as usize] * self.opp4[opp_w as usize] * near * edge,
+            self.own4[own_b as usize]
+                * self.opp4[opp_b as usize]
+                * near
+                * edge
+                * cross(own_b, opp_b),
+            self.own4[own_w as usize]
+                * self.opp4[opp_w as usize]
+                * near
+                * edge
+                * cross(own_w, opp_w),
         ]
     }
 }
@@ -224,6 +256,7 @@ struct StaticReference {
     opp4: f64,
     nearest: f64,
     edge: f64,
+    cross: f64,
 }
 
 /// Own class of an empty line with every window open (six open windows of one stone).
@@ -238,11 +271,15 @@ impl StaticReference {
             opp4: g.gamma(Group::Opp4, Combiner::opp().id_of([NO_OPP_CLASS; 4])),
             nearest: g.gamma(Group::Nearest, FAR_DISTANCE),
             edge: g.gamma(Group::Edge, 4),
+            cross: g.gamma(
+                Group::Cross,
+                cross_value([(OPEN_LINE_CLASS, NO_OPP_CLASS); 4]),
+            ),
         }
     }
 
     fn product(&self) -> f64 {
-        self.own4 * self.opp4 * self.nearest * self.edge
+        self.own4 * self.opp4 * self.nearest * self.edge * self.cross
     }
 }
 

@@ -270,3 +270,50 @@ fn a_kill_leaves_the_whole_outputs_or_none() {
         assert_outputs_whole(dir.path());
     }
 }
+
+#[test]
+fn paper_experiment_reports_every_iteration() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("g.games");
+    write_games(&games, 60);
+    let report = dir.path().join("l6.json");
+    let plot = dir.path().join("l6.svg");
+    let out = run(&[
+        "paper",
+        "--set",
+        "l6",
+        "--iterations",
+        "3",
+        "--test",
+        "0.2",
+        "--threads",
+        "1",
+        "--games",
+        games.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+        "--plot",
+        plot.to_str().unwrap(),
+    ]);
+    // A header and one line per iteration: iteration, train, test log-evidence, top-1, top-5.
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    for (i, line) in lines[1..].iter().enumerate() {
+        let fields: Vec<f64> = line.split(' ').map(|f| f.parse().unwrap()).collect();
+        assert_eq!(fields[0], (i + 1) as f64);
+        assert!(fields[1] < 0.0 && fields[2] < 0.0, "{line}");
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(json["sweeps"].as_array().unwrap().len(), 3);
+    assert!(json["spec"].as_str().unwrap().contains("length 6/6/6/6"));
+    assert!(std::fs::read_to_string(&plot).unwrap().contains("</svg>"));
+    let bad = Command::new(BIN)
+        .args(["paper", "--set", "l9", "--games"])
+        .arg(&games)
+        .args(["--report", "x", "--plot", "y"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown feature set `l9`"));
+}
