@@ -3,6 +3,7 @@
 //! computed here from scratch, for the trainer only.
 
 use crate::extract::FeatureSet;
+use liuzi::policy::features::cross_value;
 use liuzi::policy::{FeatureBoard, TurnContext};
 use liuzi::rules::{Board, Point};
 
@@ -57,7 +58,7 @@ impl FeatureSet for Candidate {
 
     fn sizes(&self) -> Vec<usize> {
         vec![match self {
-            Candidate::Cross => 15 * 14,
+            Candidate::Cross => liuzi::policy::Group::Cross.size(),
             Candidate::LastOwn => 4,
             Candidate::Crowd => 16,
             Candidate::Pressure => 8,
@@ -69,12 +70,8 @@ impl FeatureSet for Candidate {
         let size = board.size();
         let p = Point::from_index(cell, size);
         out[0] = match self {
-            Candidate::Cross => {
-                let classes = fb.direction_classes(cell, ctx.to_move);
-                let own = classes.iter().map(|c| c.0).max().unwrap_or(0) as u32;
-                let opp = classes.iter().map(|c| c.1).max().unwrap_or(0) as u32;
-                own * 14 + opp
-            }
+            // Measured here first; now the engine's `cross` group, computed by the same code.
+            Candidate::Cross => cross_value(fb.direction_classes(cell, ctx.to_move)) as u32,
             Candidate::LastOwn => last_own(board, ctx)
                 .iter()
                 .flatten()
