@@ -113,7 +113,7 @@ struct TrainArgs {
     #[command(flatten)]
     data: DataArgs,
     /// Feature groups to fit, comma-separated (default: all). Names: own4, opp4, nearest, edge,
-    /// stage, lastopp, tactic.
+    /// stage, lastopp, tactic, cross.
     #[arg(long, value_delimiter = ',')]
     groups: Option<Vec<String>>,
     /// Seed of the train/validation split (by game).
