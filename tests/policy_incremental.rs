@@ -143,11 +143,7 @@ fn weights_are_the_quantised_team_strengths() {
         if pb.board().is_over() {
             return;
         }
-        let ctx = pb.features().context();
-        let g = pb.gammas();
-        let background = g.gamma(Group::Stage, ctx.stage_background())
-            * g.gamma(Group::LastOpp, liuzi::policy::features::FAR_DISTANCE)
-            * g.gamma(Group::Tactic, liuzi::policy::features::TACTIC_NONE);
+        let background = pb.unit_strength();
         for p in pb.board().legal_points() {
             let exact = pb.strength(p) / background * (1u64 << 24) as f64;
             let w = pb.weight(p);
@@ -159,6 +155,42 @@ fn weights_are_the_quantised_team_strengths() {
             }
         }
     });
+}
+
+/// The same gammas times `factor` per group: the same Bradley-Terry model.
+fn scaled(g: &Gammas, factor: f64) -> Arc<Gammas> {
+    let values = g
+        .spec()
+        .groups()
+        .iter()
+        .map(|&group| g.group(group).iter().map(|x| x * factor).collect())
+        .collect();
+    Arc::new(Gammas::new(g.spec().clone(), values, "scaled").unwrap())
+}
+
+#[test]
+fn gammas_scaled_by_a_constant_give_the_same_probabilities() {
+    // Issue #18 item 5: all gammas x 1e-3 made every team strength clamp to weight 1 (uniform
+    // play, along the edge); x 1e3 clamped the strong ones to one ceiling.
+    let gammas = random_gammas(11);
+    for factor in [1e-3, 1e-6, 1e3, 1e6] {
+        let mut a = PolicyBoard::new(&Board::standard(), Arc::clone(&gammas));
+        let mut b = PolicyBoard::new(&Board::standard(), scaled(&gammas, factor));
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        for _ in 0..30 {
+            for p in a.board().legal_points() {
+                let (pa, pb) = (a.probability(p), b.probability(p));
+                assert!(
+                    (pa - pb).abs() <= 1e-9 + 1e-6 * pa,
+                    "x{factor} {p:?}: {pa} vs {pb}"
+                );
+            }
+            let legal: Vec<Point> = a.board().legal_points().collect();
+            let p = legal[rng.gen_range(0..legal.len())];
+            a.play(p).unwrap();
+            b.play(p).unwrap();
+        }
+    }
 }
 
 #[test]

@@ -2,22 +2,22 @@
 //! move priors and roulette-wheel playouts (design.md A4).
 //!
 //! Weights are integers so that sums stay exact under any number of plays and undos: a cell's
-//! weight is its team strength (the product of its gammas) times 2^24, rounded, clamped to
-//! `1..=2^52`. Per colour to move, the static part (line shapes, distances) lives in a per-cell
-//! table with per-row sums, updated only for the cells a stone changes. The dynamic part (stage,
-//! the opponent's last stones, wins and blocks) touches a few dozen cells around the last stones;
-//! it is applied lazily as an overlay of per-cell weights and per-row corrections, rebuilt on the
+//! weight is its team strength (the product of its gammas) relative to a cell on an open empty
+//! area, times 2^24, rounded, clamped to `1..=2^52`. Per colour to move, the static part (line
+//! shapes, distances) lives in a per-cell table with per-row sums, updated only for the cells a
+//! stone changes. The dynamic part (stage, the opponent's last stones, wins and blocks) touches a
+//! few dozen cells around the last stones; it is applied lazily as an overlay of per-cell weights and per-row corrections, rebuilt on the
 //! first query after a stone. Sampling walks the rows, then the cells of one row: at most
 //! `2 * size` steps. A playout stone (no win or block on the board) skips the overlay: it is
 //! drawn by the static weights and kept with probability dynamic factor / its upper bound.
 
 use super::features::{
-    second_stage_value, FeatureBoard, TurnContext, FAR_DISTANCE, STAGE_FAR, TACTIC_BLOCK,
-    TACTIC_NONE, TACTIC_WIN,
+    cross_value, second_stage_value, FeatureBoard, TurnContext, FAR_DISTANCE, STAGE_FAR,
+    TACTIC_BLOCK, TACTIC_NONE, TACTIC_WIN,
 };
 use super::gammas::Gammas;
 use super::spec::Group;
-use crate::patterns::shape::Combiner;
+use crate::patterns::shape::{Combiner, OPP_CLASSES};
 use crate::patterns::CellSet;
 use crate::rules::{Board, PlayError, Point};
 use std::cell::RefCell;
@@ -47,6 +47,10 @@ struct StaticGammas {
     own4: Vec<f64>,
     opp4: Vec<f64>,
     nearest: [f64; 4],
+    /// The highest class of four packed ones ([`FeatureBoard::packed_classes`]).
+    max_class: Vec<u8>,
+    /// The cross group's gammas by `own * OPP_CLASSES + opp` highest classes.
+    cross: Vec<f64>,
     /// Per cell: the edge group's gamma.
     edge: Vec<f64>,
     /// By [`dynamic_code`]: the dynamic groups' gammas relative to the values of cells away
@@ -74,12 +78,16 @@ const fn dynamic_code(stage: u8, last_opp: u8, tactic: u8) -> u8 {
 
 impl StaticGammas {
     fn new(g: &Gammas, fb: &FeatureBoard) -> StaticGammas {
+        // Each group relative to its value on an open empty area, so such a cell weighs 2^24
+        // whatever constant a file's gammas were scaled by (the same Bradley-Terry model): the
+        // integer weights keep their full range instead of clamping to 1 or 2^52.
+        let reference = StaticReference::of(g);
         // Packed classes no board produces (a class past the combiner's) have no id: 0 there.
-        let by_classes = |group: Group, combiner: &Combiner| {
+        let by_classes = |group: Group, combiner: &Combiner, unit: f64| {
             (0..=u16::MAX)
                 .map(|packed| match combiner.id(packed) {
                     u16::MAX => 0.0,
-                    id => g.gamma(group, id),
+                    id => g.gamma(group, id) / unit,
                 })
                 .collect()
         };
@@ -87,7 +95,7 @@ impl StaticGammas {
             .geometry()
             .edge_distance
             .iter()
-            .map(|&d| g.gamma(Group::Edge, d.min(4) as u16))
+            .map(|&d| g.gamma(Group::Edge, d.min(4) as u16) / reference.edge)
             .collect();
         let rel = RelativeGammas::new(g);
         let mut dynamic = [1.0; 256];
@@ -119,9 +127,20 @@ impl StaticGammas {
             untactical_max(0..=STAGE_FAR as u8),
         ];
         StaticGammas {
-            own4: by_classes(Group::Own4, Combiner::own()),
-            opp4: by_classes(Group::Opp4, Combiner::opp()),
-            nearest: std::array::from_fn(|v| g.gamma(Group::Nearest, v as u16)),
+            own4: by_classes(Group::Own4, Combiner::own(), reference.own4),
+            opp4: by_classes(Group::Opp4, Combiner::opp(), reference.opp4),
+            nearest: std::array::from_fn(|v| g.gamma(Group::Nearest, v as u16) / reference.nearest),
+            max_class: (0..=u16::MAX)
+                .map(|packed| {
+                    (0..4)
+                        .map(|d| (packed >> (4 * d) & 15) as u8)
+                        .max()
+                        .unwrap_or(0)
+                })
+                .collect(),
+            cross: (0..Group::Cross.size())
+                .map(|v| g.gamma(Group::Cross, v as u16) / reference.cross)
+                .collect(),
             edge,
             dynamic,
             row_of,
@@ -136,9 +155,26 @@ impl StaticGammas {
         let [own_b, opp_b, own_w, opp_w] = fb.packed_classes(cell);
         let near = self.nearest[fb.nearest(cell) as usize];
         let edge = self.edge[cell];
+        let cross = |own: u16, opp: u16| {
+            let own = self.max_class[own as usize] as usize;
+            let opp = self.max_class[opp as usize] as usize;
+            // Classes past the tables' come only from packed values no board produces.
+            self.cross
+                .get(own * OPP_CLASSES + opp)
+                .copied()
+                .unwrap_or(0.0)
+        };
         [
-            self.own4[own_b as usize] * self.opp4[opp_b as usize] * near * edge,
-            self.own4[own_w as usize] * self.opp4[opp_w as usize] * near * edge,
+            self.own4[own_b as usize]
+                * self.opp4[opp_b as usize]
+                * near
+                * edge
+                * cross(own_b, opp_b),
+            self.own4[own_w as usize]
+                * self.opp4[opp_w as usize]
+                * near
+                * edge
+                * cross(own_w, opp_w),
         ]
     }
 }
@@ -210,6 +246,40 @@ impl Clone for Overlay {
         *total_delta = source.total_delta;
         *wins = source.wins;
         *blocks = source.blocks;
+    }
+}
+
+/// The static groups' gammas of a cell on an open empty area (every line open, no stone within
+/// 3, 4+ from the edge): the unit of the integer weights.
+struct StaticReference {
+    own4: f64,
+    opp4: f64,
+    nearest: f64,
+    edge: f64,
+    cross: f64,
+}
+
+/// Own class of an empty line with every window open (six open windows of one stone).
+const OPEN_LINE_CLASS: u8 = 3;
+/// Opponent class of a line with no opponent stone.
+const NO_OPP_CLASS: u8 = 0;
+
+impl StaticReference {
+    fn of(g: &Gammas) -> StaticReference {
+        StaticReference {
+            own4: g.gamma(Group::Own4, Combiner::own().id_of([OPEN_LINE_CLASS; 4])),
+            opp4: g.gamma(Group::Opp4, Combiner::opp().id_of([NO_OPP_CLASS; 4])),
+            nearest: g.gamma(Group::Nearest, FAR_DISTANCE),
+            edge: g.gamma(Group::Edge, 4),
+            cross: g.gamma(
+                Group::Cross,
+                cross_value([(OPEN_LINE_CLASS, NO_OPP_CLASS); 4]),
+            ),
+        }
+    }
+
+    fn product(&self) -> f64 {
+        self.own4 * self.opp4 * self.nearest * self.edge * self.cross
     }
 }
 
@@ -724,9 +794,20 @@ impl PolicyBoard {
         self.blocks_and_threats().1
     }
 
+    /// The strength that weighs 2^24: the team of a cell on an open empty area, away from the
+    /// turn's stones and tactics, in the current position ([`PolicyBoard::strength`] units).
+    pub fn unit_strength(&self) -> f64 {
+        let g = &self.gammas;
+        let ctx = self.fb.context();
+        StaticReference::of(g).product()
+            * g.gamma(Group::Stage, ctx.stage_background())
+            * g.gamma(Group::LastOpp, FAR_DISTANCE)
+            * g.gamma(Group::Tactic, TACTIC_NONE)
+    }
+
     /// Exact team strength (product of gammas, unquantised) of an empty `p`, as the trainer
     /// computes it: for checking that engine and trainer agree. [`PolicyBoard::weight`] is this
-    /// times 2^24, divided by the strength the dynamic groups give cells away from the action.
+    /// times 2^24 divided by [`PolicyBoard::unit_strength`].
     pub fn strength(&self, p: Point) -> f64 {
         let ctx = self.fb.context();
         let team = self.fb.team(p.index(self.board().size()), &ctx);

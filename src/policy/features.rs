@@ -12,8 +12,10 @@
 //!   turn; 3 for farther, or no such stone.
 //! * `tactic`: 2 if the stone is part of a six completed this turn, 1 if it must be taken to stop
 //!   the opponent's six next turn ([`crate::patterns`]' blocking points), 0 otherwise.
+//! * `cross`: `own * 14 + opp`, the highest own class and the highest opponent class of the four
+//!   directions ([`cross_value`]).
 //!
-//! The first four are *static*: they depend only on stones near the cell and the colour to move,
+//! `own4`, `opp4`, `nearest`, `edge` and `cross` are *static*: they depend only on stones near the cell and the colour to move,
 //! and are cached per cell for both colours. The last three are *dynamic*: they differ from their
 //! "far" value only near the turn's first stone, near the opponent's last stones or on the few
 //! tactical cells, and are computed per position by [`TurnContext`].
@@ -35,7 +37,7 @@ pub const TACTIC_BLOCK: u16 = 1;
 pub const TACTIC_WIN: u16 = 2;
 
 /// One value per group, indexed by [`Group::index`].
-pub type Team = [u16; 7];
+pub type Team = [u16; 8];
 
 /// Room for the cells one stone changes: itself, 40 line neighbours and 48 cells of `nearest`.
 const CHANGED_CAPACITY: usize = 128;
@@ -264,12 +266,13 @@ impl FeatureBoard {
         self.changed.cells()
     }
 
-    /// The static group values (own4, opp4, nearest, edge) of `cell` for `to_move`.
+    /// The static group values (own4, opp4, nearest, edge, cross) of `cell` for `to_move`.
     #[inline]
-    pub fn static_values(&self, cell: usize, to_move: Color) -> [u16; 4] {
+    pub fn static_values(&self, cell: usize, to_move: Color) -> [u16; 5] {
         let (own, opp) = self.line_ids(cell)[to_move.index()];
         let edge = self.pb.geometry().edge_distance[cell].min(4) as u16;
-        [own, opp, self.nearest(cell), edge]
+        let cross = cross_value(self.direction_classes(cell, to_move));
+        [own, opp, self.nearest(cell), edge, cross]
     }
 
     /// The turn context of the current position (stage, last stones, tactical cells).
@@ -279,7 +282,7 @@ impl FeatureBoard {
 
     /// Every group's value for an empty `cell` in the current position.
     pub fn team(&self, cell: usize, ctx: &TurnContext) -> Team {
-        let [own, opp, near, edge] = self.static_values(cell, ctx.to_move);
+        let [own, opp, near, edge, cross] = self.static_values(cell, ctx.to_move);
         let p = Point::from_index(cell, self.board().size());
         [
             own,
@@ -289,11 +292,12 @@ impl FeatureBoard {
             ctx.stage_value(p),
             ctx.last_opp_value(p),
             ctx.tactic_value(cell),
+            cross,
         ]
     }
 
     /// Static values recomputed from scratch for every cell, for tests.
-    pub fn static_values_from_scratch(board: &Board, to_move: Color) -> Vec<[u16; 4]> {
+    pub fn static_values_from_scratch(board: &Board, to_move: Color) -> Vec<[u16; 5]> {
         let size = board.size();
         let pb = PatternBoard::new(board.clone());
         board
@@ -315,10 +319,18 @@ impl FeatureBoard {
                     .min(size - 1 - p.col as usize)
                     .min(size - 1 - p.row as usize)
                     .min(4) as u16;
-                [own, opp, nearest, edge]
+                [own, opp, nearest, edge, cross_value(classes)]
             })
             .collect()
     }
+}
+
+/// `cross` value of the four directions' (own, opponent) classes.
+#[inline]
+pub fn cross_value(classes: [(u8, u8); 4]) -> u16 {
+    let own = classes.iter().map(|c| c.0).max().unwrap_or(0) as u16;
+    let opp = classes.iter().map(|c| c.1).max().unwrap_or(0) as u16;
+    own * shape::OPP_CLASSES as u16 + opp
 }
 
 /// `stage` value of a second stone at Chebyshev distance `d` from the turn's first stone.

@@ -25,10 +25,14 @@ pub enum Group {
     LastOpp,
     /// Completes a six this turn (exact), must block the opponent's six (exact), or neither.
     Tactic,
+    /// The highest own class of the four directions times the highest opponent class the
+    /// stone spoils: attack and defence in one stone, which the independent `own4` and `opp4`
+    /// gammas cannot price together.
+    Cross,
 }
 
 impl Group {
-    pub const ALL: [Group; 7] = [
+    pub const ALL: [Group; 8] = [
         Group::Own4,
         Group::Opp4,
         Group::Nearest,
@@ -36,6 +40,7 @@ impl Group {
         Group::Stage,
         Group::LastOpp,
         Group::Tactic,
+        Group::Cross,
     ];
 
     pub fn name(self) -> &'static str {
@@ -47,6 +52,7 @@ impl Group {
             Group::Stage => "stage",
             Group::LastOpp => "lastopp",
             Group::Tactic => "tactic",
+            Group::Cross => "cross",
         }
     }
 
@@ -60,6 +66,7 @@ impl Group {
             Group::Stage => 8,
             Group::LastOpp => 4,
             Group::Tactic => 3,
+            Group::Cross => OWN_CLASSES * OPP_CLASSES,
         }
     }
 
@@ -166,6 +173,10 @@ mod tests {
         let small = FeatureSpec::new(&[Group::Edge, Group::Own4]).unwrap();
         assert_eq!(small.groups(), &[Group::Own4, Group::Edge]);
         assert_eq!(FeatureSpec::from_id(&small.id()).unwrap(), small);
+        // Weights from before `cross` (seven groups) still load: a spec without it.
+        let seven = "liuzi-bt1:own4.1=3060,opp4.1=2380,nearest.1=4,edge.1=5,stage.1=8,\
+                     lastopp.1=4,tactic.1=3";
+        assert!(!FeatureSpec::from_id(seven).unwrap().contains(Group::Cross));
         assert!(FeatureSpec::from_id("liuzi-bt1:own4.2=3060").is_err());
         assert!(FeatureSpec::from_id("liuzi-bt1:own4.1=99").is_err());
         assert!(FeatureSpec::from_id("liuzi-bt1:wings.1=4").is_err());

@@ -10,7 +10,7 @@ GAMES=${GAMES:-5000}
 SWEEPS=${SWEEPS:-20}
 OUT=${OUT:-target/ablation}
 THREADS=${THREADS:-2}
-ALL=own4,opp4,nearest,edge,stage,lastopp,tactic
+ALL=own4,opp4,nearest,edge,stage,lastopp,tactic,cross
 mkdir -p "$OUT"
 
 run() {

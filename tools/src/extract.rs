@@ -5,7 +5,7 @@
 
 use crate::mm::Problem;
 use indicatif::ProgressBar;
-use liuzi::policy::{FeatureBoard, FeatureSpec};
+use liuzi::policy::{FeatureBoard, FeatureSpec, TurnContext};
 use liuzi::records::GameRecord;
 use liuzi::rules::Board;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -28,63 +28,127 @@ pub fn empty_problem(spec: &FeatureSpec) -> Problem {
     Problem::new(&sizes)
 }
 
-/// Packs one value per group into a `u64` (sorting and hashing teams as integers is several times
-/// faster than as slot arrays).
+/// What the trainer fits: feature groups (sizes) and every candidate's value in each.
+/// The engine's groups ([`FeatureSpec`]) are one such set; the paper's raw line patterns
+/// ([`crate::line_patterns`]) and combinations of both are others, for experiments.
+pub trait FeatureSet: Sync {
+    /// A one-line description for reports, e.g. the spec id.
+    fn id(&self) -> String;
+    /// Size of each group, in order.
+    fn sizes(&self) -> Vec<usize>;
+    /// Writes the value of each group for the empty `cell` into `out` (one slot per group).
+    fn team(&self, fb: &FeatureBoard, ctx: &TurnContext, cell: usize, out: &mut [u32]);
+}
+
+impl FeatureSet for FeatureSpec {
+    fn id(&self) -> String {
+        FeatureSpec::id(self)
+    }
+
+    fn sizes(&self) -> Vec<usize> {
+        self.groups().iter().map(|g| g.size()).collect()
+    }
+
+    fn team(&self, fb: &FeatureBoard, ctx: &TurnContext, cell: usize, out: &mut [u32]) {
+        let team = fb.team(cell, ctx);
+        for (slot, g) in out.iter_mut().zip(self.groups()) {
+            *slot = team[g.index()] as u32;
+        }
+    }
+}
+
+/// Several feature sets side by side: their groups concatenated.
+pub struct Combined(pub Vec<Box<dyn FeatureSet>>);
+
+impl FeatureSet for Combined {
+    fn id(&self) -> String {
+        self.0
+            .iter()
+            .map(|f| f.id())
+            .collect::<Vec<_>>()
+            .join(" + ")
+    }
+
+    fn sizes(&self) -> Vec<usize> {
+        self.0.iter().flat_map(|f| f.sizes()).collect()
+    }
+
+    fn team(&self, fb: &FeatureBoard, ctx: &TurnContext, cell: usize, out: &mut [u32]) {
+        let mut at = 0;
+        for f in &self.0 {
+            let n = f.sizes().len();
+            f.team(fb, ctx, cell, &mut out[at..at + n]);
+            at += n;
+        }
+    }
+}
+
+/// Packs one value per group into a `u128` (sorting and hashing teams as integers is several
+/// times faster than as slot arrays).
 struct Packer {
     shifts: Vec<u32>,
+    widths: Vec<u32>,
     offsets: Vec<u32>,
-    groups: Vec<liuzi::policy::Group>,
 }
 
 impl Packer {
-    fn new(spec: &FeatureSpec) -> Packer {
+    fn new(sizes: &[usize]) -> Packer {
         let mut shifts = Vec::new();
+        let mut widths = Vec::new();
         let mut next = 0;
-        for g in spec.groups() {
+        for &size in sizes {
+            let width = usize::BITS - (size.max(2) - 1).leading_zeros();
             shifts.push(next);
-            next += usize::BITS - (g.size() - 1).leading_zeros();
+            widths.push(width);
+            next += width;
         }
-        assert!(next <= 64, "a team of this spec does not fit in 64 bits");
+        assert!(
+            next <= 128,
+            "a team of this feature set does not fit in 128 bits"
+        );
+        let mut offsets = Vec::new();
+        let mut at = 0;
+        for &size in sizes {
+            offsets.push(at);
+            at += size as u32;
+        }
         Packer {
             shifts,
-            offsets: offsets(spec),
-            groups: spec.groups().to_vec(),
+            widths,
+            offsets,
         }
     }
 
     #[inline]
-    fn pack(&self, team: &liuzi::policy::Team) -> u64 {
-        self.groups
+    fn pack(&self, values: &[u32]) -> u128 {
+        values
             .iter()
             .zip(&self.shifts)
-            .fold(0, |key, (g, &s)| key | (team[g.index()] as u64) << s)
+            .fold(0, |key, (&v, &s)| key | (v as u128) << s)
     }
 
-    fn slots(&self, key: u64) -> Vec<u32> {
-        let mut slots = Vec::with_capacity(self.groups.len());
-        for (k, &s) in self.shifts.iter().enumerate() {
-            let next = self.shifts.get(k + 1).copied().unwrap_or(64);
-            let mask = if next - s == 64 {
-                u64::MAX
-            } else {
-                (1u64 << (next - s)) - 1
-            };
-            slots.push(self.offsets[k] + (key >> s & mask) as u32);
-        }
-        slots
+    fn slots(&self, key: u128) -> Vec<u32> {
+        self.shifts
+            .iter()
+            .zip(&self.widths)
+            .zip(&self.offsets)
+            .map(|((&s, &w), &o)| o + (key >> s & ((1u128 << w) - 1)) as u32)
+            .collect()
     }
 }
 
 /// Positions of `games` added to `problem`. Returns how many games were cut short as unplayable.
 fn extract_into(
     problem: &mut Problem,
-    spec: &FeatureSpec,
+    features: &dyn FeatureSet,
     games: &[&GameRecord],
     progress: &ProgressBar,
 ) -> usize {
-    let packer = Packer::new(spec);
-    let mut ids: rustc_hash::FxHashMap<u64, u32> = Default::default();
-    let mut keys: Vec<u64> = Vec::with_capacity(625);
+    let sizes = features.sizes();
+    let packer = Packer::new(&sizes);
+    let mut values = vec![0u32; sizes.len()];
+    let mut ids: rustc_hash::FxHashMap<u128, u32> = Default::default();
+    let mut keys: Vec<u128> = Vec::with_capacity(625);
     let mut parts: Vec<(u32, u32)> = Vec::with_capacity(625);
     let mut skipped = 0;
     for game in games {
@@ -102,12 +166,12 @@ fn extract_into(
             let ctx = fb.context();
             let size = fb.board().size();
             keys.clear();
-            keys.extend(
-                fb.board()
-                    .legal_points()
-                    .map(|p| packer.pack(&fb.team(p.index(size), &ctx))),
-            );
-            let winner_key = packer.pack(&fb.team(stone.index(size), &ctx));
+            for p in fb.board().legal_points() {
+                features.team(&fb, &ctx, p.index(size), &mut values);
+                keys.push(packer.pack(&values));
+            }
+            features.team(&fb, &ctx, stone.index(size), &mut values);
+            let winner_key = packer.pack(&values);
             keys.sort_unstable();
             parts.clear();
             let mut winner = u32::MAX;
@@ -130,9 +194,19 @@ fn extract_into(
     skipped
 }
 
-/// Competitions of every position of `games`, built on `threads` threads.
+/// Competitions of every position of `games` with the engine's groups of `spec`.
 pub fn extract(
     spec: &FeatureSpec,
+    games: &[&GameRecord],
+    threads: usize,
+    progress: &ProgressBar,
+) -> (Problem, usize) {
+    extract_features(spec, games, threads, progress)
+}
+
+/// Competitions of every position of `games`, built on `threads` threads.
+pub fn extract_features(
+    features: &dyn FeatureSet,
     games: &[&GameRecord],
     threads: usize,
     progress: &ProgressBar,
@@ -140,15 +214,17 @@ pub fn extract(
     let threads = threads.max(1);
     let per = games.len().div_ceil(threads).max(1);
     let skipped = AtomicUsize::new(0);
+    let sizes = features.sizes();
     let parts: Vec<Problem> = std::thread::scope(|s| {
         let handles: Vec<_> = games
             .chunks(per)
             .map(|chunk| {
                 let skipped = &skipped;
+                let sizes = &sizes;
                 s.spawn(move || {
-                    let mut p = empty_problem(spec);
+                    let mut p = Problem::new(sizes);
                     skipped.fetch_add(
-                        extract_into(&mut p, spec, chunk, progress),
+                        extract_into(&mut p, features, chunk, progress),
                         Ordering::Relaxed,
                     );
                     p
@@ -160,7 +236,7 @@ pub fn extract(
             .map(|h| h.join().expect("extraction worker panicked"))
             .collect()
     });
-    let mut all = empty_problem(spec);
+    let mut all = Problem::new(&sizes);
     for p in parts {
         all.append(p);
     }

@@ -160,3 +160,160 @@ fn bad_inputs_fail_with_a_message() {
         "{err}"
     );
 }
+
+#[test]
+fn empty_records_are_refused_and_nothing_is_written() {
+    // Issue #18 item 6: train and eval on an empty file exited 0 with uniform weights and NaN.
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("empty.games");
+    std::fs::write(&games, "").unwrap();
+    let weights = dir.path().join("w.weights");
+    let g = games.to_str().unwrap();
+    let out = Command::new(BIN)
+        .args(["train", "--games", g, "--threads", "1", "--out"])
+        .arg(&weights)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("empty.games") && err.contains("no positions"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        1,
+        "only the games file"
+    );
+
+    liuzi::policy::Gammas::uniform().save(&weights).unwrap();
+    let out = Command::new(BIN)
+        .args(["eval", "--games", g, "--weights"])
+        .arg(&weights)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(out.stdout.is_empty(), "no JSON line with NaN");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("empty.games") && err.contains("no positions"),
+        "{err}"
+    );
+}
+
+/// Every file in `dir` besides the games is a whole output: no temporary or empty file, and
+/// weights only with their report and plot.
+fn assert_outputs_whole(dir: &Path) {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    for name in &names {
+        assert!(
+            ["g.games", "w.weights", "r.json", "c.svg"].contains(&name.as_str()),
+            "stray file {name} in {names:?}"
+        );
+        let len = std::fs::metadata(dir.join(name)).unwrap().len();
+        assert!(len > 0, "{name} is empty");
+    }
+    if names.contains(&"w.weights".to_string()) {
+        assert!(
+            names.contains(&"r.json".into()) && names.contains(&"c.svg".into()),
+            "{names:?}"
+        );
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("r.json")).unwrap()).unwrap();
+        assert!(report["sweeps"].is_array());
+        assert!(std::fs::read_to_string(dir.join("c.svg"))
+            .unwrap()
+            .trim_end()
+            .ends_with("</svg>"));
+        liuzi::policy::Gammas::load(&dir.join("w.weights")).unwrap();
+    }
+}
+
+#[test]
+fn a_kill_leaves_the_whole_outputs_or_none() {
+    // Issue #18 item 10: the report and plot were written after the weights, non-atomically, so
+    // a kill left weights without a report, a 0-byte report or a stray temporary file.
+    let games_dir = tempfile::tempdir().unwrap();
+    let games = games_dir.path().join("g.games");
+    write_games(&games, 400);
+    for delay_ms in [None, Some(0), Some(300), Some(1000)] {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::copy(&games, dir.path().join("g.games")).unwrap();
+        let weights = dir.path().join("w.weights");
+        let mut child = Command::new(BIN)
+            .args(["train", "--threads", "1", "--max-sweeps", "2", "--games"])
+            .arg(dir.path().join("g.games"))
+            .arg("--out")
+            .arg(&weights)
+            .arg("--report")
+            .arg(dir.path().join("r.json"))
+            .arg("--plot")
+            .arg(dir.path().join("c.svg"))
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        match delay_ms {
+            // The moment the weights appear: the report must be there already.
+            None => {
+                while !weights.exists() && child.try_wait().unwrap().is_none() {
+                    std::thread::sleep(std::time::Duration::from_micros(200));
+                }
+            }
+            Some(ms) => std::thread::sleep(std::time::Duration::from_millis(ms)),
+        }
+        unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+        child.wait().unwrap();
+        assert_outputs_whole(dir.path());
+    }
+}
+
+#[test]
+fn paper_experiment_reports_every_iteration() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("g.games");
+    write_games(&games, 60);
+    let report = dir.path().join("l6.json");
+    let plot = dir.path().join("l6.svg");
+    let out = run(&[
+        "paper",
+        "--set",
+        "l6",
+        "--iterations",
+        "3",
+        "--test",
+        "0.2",
+        "--threads",
+        "1",
+        "--games",
+        games.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+        "--plot",
+        plot.to_str().unwrap(),
+    ]);
+    // A header and one line per iteration: iteration, train, test log-evidence, top-1, top-5.
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    for (i, line) in lines[1..].iter().enumerate() {
+        let fields: Vec<f64> = line.split(' ').map(|f| f.parse().unwrap()).collect();
+        assert_eq!(fields[0], (i + 1) as f64);
+        assert!(fields[1] < 0.0 && fields[2] < 0.0, "{line}");
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(json["sweeps"].as_array().unwrap().len(), 3);
+    assert!(json["spec"].as_str().unwrap().contains("length 6/6/6/6"));
+    assert!(std::fs::read_to_string(&plot).unwrap().contains("</svg>"));
+    let bad = Command::new(BIN)
+        .args(["paper", "--set", "l9", "--games"])
+        .arg(&games)
+        .args(["--report", "x", "--plot", "y"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown feature set `l9`"));
+}

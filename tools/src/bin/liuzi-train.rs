@@ -6,7 +6,11 @@ use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use liuzi::policy::{FeatureSpec, Gammas, Group};
 use liuzi::records::GameRecord;
-use liuzi_tools::extract::{empty_problem, extract, flat_gammas, split_gammas};
+use liuzi_tools::candidates::Candidate;
+use liuzi_tools::extract::{
+    empty_problem, extract, extract_features, flat_gammas, split_gammas, Combined, FeatureSet,
+};
+use liuzi_tools::line_patterns::LinePatterns;
 use liuzi_tools::mm::{self, FitOptions, Prior, Schedule};
 use liuzi_tools::report::{learning_curve_svg, peak_memory_mib, Quality, SweepRecord, TrainReport};
 use rand::seq::SliceRandom;
@@ -51,6 +55,35 @@ enum Command {
     ImportRatings(ImportArgs),
     /// Redraw the SVG learning curve of a training report.
     Plot(PlotArgs),
+    /// The Connect6 Bradley-Terry paper's experiment: fit a feature set (the paper's line
+    /// patterns, ours, or both) on a 95%/5% split by game for a fixed number of MM iterations;
+    /// print and report the training and test mean log-evidence of every iteration.
+    Paper(PaperArgs),
+}
+
+#[derive(clap::Args)]
+struct PaperArgs {
+    #[command(flatten)]
+    data: DataArgs,
+    /// Feature set: l6, l7, l8 (four line patterns of that length), l8l7 (length 8 horizontally
+    /// and vertically, 7 on the diagonals), ours (the engine's groups), or several joined by `+`.
+    #[arg(long)]
+    set: String,
+    /// Seed of the split (by game).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Fraction of games held out as the test set.
+    #[arg(long, default_value_t = 0.05)]
+    test: f64,
+    /// MM iterations (each updates every group once).
+    #[arg(long, default_value_t = 20)]
+    iterations: usize,
+    /// JSON report with every iteration's figures.
+    #[arg(long)]
+    report: PathBuf,
+    /// SVG learning curve.
+    #[arg(long)]
+    plot: PathBuf,
 }
 
 #[derive(clap::Args)]
@@ -80,7 +113,7 @@ struct TrainArgs {
     #[command(flatten)]
     data: DataArgs,
     /// Feature groups to fit, comma-separated (default: all). Names: own4, opp4, nearest, edge,
-    /// stage, lastopp, tactic.
+    /// stage, lastopp, tactic, cross.
     #[arg(long, value_delimiter = ',')]
     groups: Option<Vec<String>>,
     /// Seed of the train/validation split (by game).
@@ -202,39 +235,50 @@ fn with_extension(path: &Path, ext: &str) -> PathBuf {
     PathBuf::from(s)
 }
 
-fn train(args: TrainArgs) -> Result<()> {
+/// What one fit was asked to do.
+struct FitPlan<'a> {
+    data: &'a DataArgs,
+    seed: u64,
+    /// Fraction of the games (by game, after the seeded shuffle) held out.
+    held_out: f64,
+    options: FitOptions,
+}
+
+/// Reads, shuffles and splits the games, extracts both sets with `features`, fits by MM with
+/// Coulom's prior and evaluates the held-out games after every iteration. Returns the gammas
+/// and the report.
+fn fit_and_report(features: &dyn FeatureSet, plan: &FitPlan) -> Result<(Vec<f64>, TrainReport)> {
     let start = Instant::now();
-    let spec = parse_spec(&args.groups)?;
-    let threads = threads(args.data.threads);
-    if !(0.0..1.0).contains(&args.validation) {
-        return fail("--validation must be in [0, 1)");
+    let threads = plan.options.threads;
+    if !(plan.held_out > 0.0 && plan.held_out < 1.0) {
+        return fail("--validation must be in (0, 1): the report needs held-out games");
     }
-    let mut games = read_games(&args.data.games)?;
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(args.seed);
+    let mut games = read_games(&plan.data.games)?;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(plan.seed);
     games.shuffle(&mut rng);
-    if let Some(max) = args.data.max_games {
+    if let Some(max) = plan.data.max_games {
         games.truncate(max);
     }
-    let n_val = (games.len() as f64 * args.validation).round() as usize;
+    let n_val = (games.len() as f64 * plan.held_out).round() as usize;
     let (val_games, train_games) = games.split_at(n_val);
     let train_refs: Vec<&GameRecord> = train_games.iter().collect();
     let val_refs: Vec<&GameRecord> = val_games.iter().collect();
     tracing::info!(
-        "{} training games, {} validation games, spec {}",
+        "{} training games, {} held-out games, features {}",
         train_refs.len(),
         val_refs.len(),
-        spec.id()
+        features.id()
     );
 
     let t = Instant::now();
     let progress = bar(games.len(), "extracting");
-    let (train_set, skipped_t) = extract(&spec, &train_refs, threads, &progress);
-    let (val_set, skipped_v) = extract(&spec, &val_refs, threads, &progress);
+    let (train_set, skipped_t) = extract_features(features, &train_refs, threads, &progress);
+    let (val_set, skipped_v) = extract_features(features, &val_refs, threads, &progress);
     progress.finish_and_clear();
     let extraction_seconds = t.elapsed().as_secs_f64();
     let positions = train_set.n_competitions() + val_set.n_competitions();
     eprintln!(
-        "extracted {} training and {} validation positions ({} teams, {} entries) in {:.1}s",
+        "extracted {} training and {} held-out positions ({} teams, {} entries) in {:.1}s",
         train_set.n_competitions(),
         val_set.n_competitions(),
         train_set.n_teams(),
@@ -242,23 +286,28 @@ fn train(args: TrainArgs) -> Result<()> {
         extraction_seconds
     );
 
+    let files = file_names(&plan.data.games);
+    if train_set.n_competitions() == 0 {
+        return fail(format!(
+            "{files}: no positions to train on ({} games read): nothing written",
+            games.len()
+        ));
+    }
+    if val_set.n_competitions() == 0 {
+        return fail(format!(
+            "{files}: no validation positions ({} games, --validation {}): add games or raise \
+             --validation; nothing written",
+            games.len(),
+            plan.held_out
+        ));
+    }
+
     let mut gammas = vec![1.0; train_set.n_features()];
     let uniform = Quality::from_metrics(&val_set.evaluate(&gammas, threads));
-    let options = FitOptions {
-        max_sweeps: args.max_sweeps,
-        tolerance: args.tolerance,
-        threads,
-        check_every_group: false,
-        schedule: if args.cyclic {
-            Schedule::Cyclic
-        } else {
-            Schedule::Greedy
-        },
-    };
     let t = Instant::now();
-    let progress = bar(args.max_sweeps, "fitting");
+    let progress = bar(plan.options.max_sweeps, "fitting");
     let mut sweeps = Vec::new();
-    train_set.fit(&mut gammas, Prior::COULOM, &options, |s, g| {
+    train_set.fit(&mut gammas, Prior::COULOM, &plan.options, |s, g| {
         let validation = Quality::from_metrics(&val_set.evaluate(g, threads));
         progress.inc(1);
         progress.set_message(format!("val {:.4}", validation.mean_log_evidence));
@@ -282,40 +331,20 @@ fn train(args: TrainArgs) -> Result<()> {
     progress.finish_and_clear();
     let fit_seconds = t.elapsed().as_secs_f64();
 
-    let source = format!(
-        "liuzi-train {} on {} ({} training games, seed {}, validation {}); command: {}",
-        env!("CARGO_PKG_VERSION"),
-        args.data
-            .games
-            .iter()
-            .map(|p| p.file_name().map_or_else(
-                || p.display().to_string(),
-                |f| f.to_string_lossy().into_owned()
-            ))
-            .collect::<Vec<_>>()
-            .join(" + "),
-        train_refs.len(),
-        args.seed,
-        args.validation,
-        command_line()
-    );
-    let weights = Gammas::new(spec.clone(), split_gammas(&spec, &gammas), &source)?;
-    weights.save(&args.out).map_err(|e| e.to_string())?;
-
     let final_validation = Quality::from_metrics(&val_set.evaluate(&gammas, threads));
     let final_train = Quality::from_metrics(&train_set.evaluate(&gammas, threads));
-    let updates = train_set.n_competitions() * spec.groups().len() * sweeps.len();
+    let updates = train_set.n_competitions() * features.sizes().len() * sweeps.len();
     let report = TrainReport {
-        spec: spec.id(),
+        spec: features.id(),
         command: command_line(),
-        inputs: args
+        inputs: plan
             .data
             .games
             .iter()
             .map(|p| p.display().to_string())
             .collect(),
-        seed: args.seed,
-        validation_fraction: args.validation,
+        seed: plan.seed,
+        validation_fraction: plan.held_out,
         threads,
         games_train: train_refs.len(),
         games_validation: val_refs.len(),
@@ -335,19 +364,8 @@ fn train(args: TrainArgs) -> Result<()> {
         final_train,
         sweeps,
     };
-    let report_path = args
-        .report
-        .unwrap_or_else(|| with_extension(&args.out, ".report.json"));
-    let json = serde_json::to_string_pretty(&report).expect("report serialises");
-    std::fs::write(&report_path, json + "\n")
-        .map_err(|e| format!("{}: {e}", report_path.display()))?;
-    let plot_path = args
-        .plot
-        .unwrap_or_else(|| with_extension(&args.out, ".curve.svg"));
-    std::fs::write(&plot_path, learning_curve_svg(&report))
-        .map_err(|e| format!("{}: {e}", plot_path.display()))?;
     eprintln!(
-        "validation: mean log-evidence {:.4} (uniform {:.4}), top-1 {:.4}, top-5 {:.4}; {} sweeps, {:.0}s total, peak {:.0} MiB",
+        "held out: mean log-evidence {:.4} (uniform {:.4}), top-1 {:.4}, top-5 {:.4}; {} sweeps, {:.0}s total, peak {:.0} MiB",
         final_validation.mean_log_evidence,
         uniform.mean_log_evidence,
         final_validation.top1,
@@ -356,6 +374,53 @@ fn train(args: TrainArgs) -> Result<()> {
         report.total_seconds,
         report.peak_memory_mib
     );
+    Ok((gammas, report))
+}
+
+fn train(args: TrainArgs) -> Result<()> {
+    let spec = parse_spec(&args.groups)?;
+    let plan = FitPlan {
+        data: &args.data,
+        seed: args.seed,
+        held_out: args.validation,
+        options: FitOptions {
+            max_sweeps: args.max_sweeps,
+            tolerance: args.tolerance,
+            threads: threads(args.data.threads),
+            check_every_group: false,
+            schedule: if args.cyclic {
+                Schedule::Cyclic
+            } else {
+                Schedule::Greedy
+            },
+        },
+    };
+    let (gammas, report) = fit_and_report(&spec, &plan)?;
+    let source = format!(
+        "liuzi-train {} on {} ({} training games, seed {}, validation {}); command: {}",
+        env!("CARGO_PKG_VERSION"),
+        file_names(&args.data.games),
+        report.games_train,
+        args.seed,
+        args.validation,
+        command_line()
+    );
+    let weights = Gammas::new(spec.clone(), split_gammas(&spec, &gammas), &source)?;
+    let report_path = args
+        .report
+        .unwrap_or_else(|| with_extension(&args.out, ".report.json"));
+    let json = serde_json::to_string_pretty(&report).expect("report serialises") + "\n";
+    let plot_path = args
+        .plot
+        .unwrap_or_else(|| with_extension(&args.out, ".curve.svg"));
+    let svg = learning_curve_svg(&report);
+    // Report and plot first, the weights last, each atomically and with termination signals
+    // held off: new weights always come with their report, and no file is ever half-written.
+    outputs::commit(|| {
+        write_file(&report_path, json.as_bytes())?;
+        write_file(&plot_path, svg.as_bytes())?;
+        weights.save(&args.out).map_err(|e| e.to_string())
+    })?;
     eprintln!(
         "wrote {}, {}, {}",
         args.out.display(),
@@ -363,6 +428,149 @@ fn train(args: TrainArgs) -> Result<()> {
         plot_path.display()
     );
     Ok(())
+}
+
+/// A feature set by name: `l6`, `l7`, `l8`, `l8l7` (the paper's), `ours` (the engine's full
+/// spec), `ours7` (the seven groups before `cross`), a candidate of [`Candidate`], or several
+/// joined by `+`.
+fn feature_set(name: &str) -> Result<Box<dyn FeatureSet>> {
+    let mut parts: Vec<Box<dyn FeatureSet>> = Vec::new();
+    for part in name.split('+') {
+        let part = part.trim();
+        if part == "ours" {
+            parts.push(Box::new(FeatureSpec::full()));
+        } else if part == "ours7" {
+            // The seven groups of the weights shipped before `cross`.
+            let seven: Vec<Group> = Group::ALL
+                .into_iter()
+                .filter(|&g| g != Group::Cross)
+                .collect();
+            parts.push(Box::new(FeatureSpec::new(&seven).expect("distinct groups")));
+        } else if let Some(lp) = LinePatterns::named(part) {
+            parts.push(Box::new(lp));
+        } else if let Some(c) = Candidate::named(part) {
+            parts.push(Box::new(c));
+        } else {
+            return fail(format!(
+                "unknown feature set `{part}` (known: ours, ours7, {}, {})",
+                LinePatterns::NAMES.join(", "),
+                Candidate::NAMES.join(", ")
+            ));
+        }
+    }
+    Ok(if parts.len() == 1 {
+        parts.pop().expect("one part")
+    } else {
+        Box::new(Combined(parts))
+    })
+}
+
+fn paper(args: PaperArgs) -> Result<()> {
+    let features = feature_set(&args.set)?;
+    let plan = FitPlan {
+        data: &args.data,
+        seed: args.seed,
+        held_out: args.test,
+        options: FitOptions {
+            max_sweeps: args.iterations,
+            // A fixed number of iterations, as in the paper.
+            tolerance: 0.0,
+            threads: threads(args.data.threads),
+            check_every_group: false,
+            schedule: Schedule::Cyclic,
+        },
+    };
+    let (_, report) = fit_and_report(&*features, &plan)?;
+    println!("iteration train_mean_log_likelihood test_mean_log_evidence test_top1 test_top5");
+    for s in &report.sweeps {
+        println!(
+            "{} {:.4} {:.4} {:.4} {:.4}",
+            s.sweep,
+            s.train_mean_log_likelihood,
+            s.validation.mean_log_evidence,
+            s.validation.top1,
+            s.validation.top5
+        );
+    }
+    let json = serde_json::to_string_pretty(&report).expect("report serialises") + "\n";
+    let svg = learning_curve_svg(&report);
+    outputs::commit(|| {
+        write_file(&args.report, json.as_bytes())?;
+        write_file(&args.plot, svg.as_bytes())
+    })?;
+    eprintln!("wrote {}, {}", args.report.display(), args.plot.display());
+    Ok(())
+}
+
+/// The records files' names, `a.games + b.games`.
+fn file_names(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| {
+            p.file_name().map_or_else(
+                || p.display().to_string(),
+                |f| f.to_string_lossy().into_owned(),
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+/// Writes `bytes` to `path` atomically (a temporary file in the same directory, then a rename).
+fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    liuzi::artifact::write_atomically(path, |f| f.write_all(bytes))
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Termination signals (INT, TERM, HUP) while the outputs are written: a signal during the
+/// long computation ends the process at once (nothing written yet), one during the writes waits
+/// for them to finish, so a kill leaves the old files or the whole new set, never a 0-byte
+/// report or a stray temporary file.
+mod outputs {
+    use std::sync::atomic::{AtomicU8, Ordering};
+
+    const RUNNING: u8 = 0;
+    const WRITING: u8 = 1;
+    const STOP_AFTER_WRITING: u8 = 2;
+    const STOPPING: u8 = 3;
+    static STATE: AtomicU8 = AtomicU8::new(RUNNING);
+    /// Exit status of a process ended by a termination signal (128 + SIGINT, as shells report).
+    const SIGNALLED: i32 = 130;
+
+    /// Installs the handler; call once, before the work starts.
+    pub fn guard() {
+        let installed = ctrlc::set_handler(|| {
+            match STATE.compare_exchange(RUNNING, STOPPING, Ordering::SeqCst, Ordering::SeqCst) {
+                Ok(_) => std::process::exit(SIGNALLED),
+                Err(_) => STATE.store(STOP_AFTER_WRITING, Ordering::SeqCst),
+            }
+        });
+        if let Err(e) = installed {
+            tracing::warn!(
+                "no signal handler ({e}): a kill while writing may leave a temporary file"
+            );
+        }
+    }
+
+    /// Runs `write` with termination signals held off; exits afterwards if one came meanwhile.
+    pub fn commit<T>(write: impl FnOnce() -> T) -> T {
+        if STATE
+            .compare_exchange(RUNNING, WRITING, Ordering::SeqCst, Ordering::SeqCst)
+            .is_err()
+        {
+            // The handler is ending the process: write nothing.
+            loop {
+                std::thread::park();
+            }
+        }
+        let result = write();
+        if STATE.swap(RUNNING, Ordering::SeqCst) == STOP_AFTER_WRITING {
+            eprintln!("liuzi-train: stopped by a signal after writing its outputs");
+            std::process::exit(SIGNALLED);
+        }
+        result
+    }
 }
 
 fn load_games_limited(data: &DataArgs) -> Result<Vec<GameRecord>> {
@@ -390,6 +598,13 @@ fn eval(args: EvalArgs) -> Result<()> {
     let progress = bar(refs.len(), "extracting");
     let (set, skipped) = extract(weights.spec(), &refs, threads, &progress);
     progress.finish_and_clear();
+    if set.n_competitions() == 0 {
+        return fail(format!(
+            "{}: no positions to evaluate ({} games read)",
+            file_names(&args.data.games),
+            games.len()
+        ));
+    }
     let fitted = Quality::from_metrics(&set.evaluate(&flat_gammas(&weights), threads));
     let uniform = Quality::from_metrics(&set.evaluate(&vec![1.0; set.n_features()], threads));
     eprintln!(
@@ -509,12 +724,19 @@ fn main() {
         )
         .init();
     let result = match cli.command {
-        Command::Train(a) => train(a),
+        Command::Train(a) => {
+            outputs::guard();
+            train(a)
+        }
         Command::Eval(a) => eval(a),
         Command::ExportMm(a) => export_mm(a),
         Command::Mm(a) => run_mm(a),
         Command::ImportRatings(a) => import_ratings(a),
         Command::Plot(a) => plot(a),
+        Command::Paper(a) => {
+            outputs::guard();
+            paper(a)
+        }
     };
     if let Err(message) = result {
         eprintln!("liuzi-train: {message}");
