@@ -275,6 +275,15 @@ impl FeatureBoard {
         [own, opp, self.nearest(cell), edge, cross]
     }
 
+    /// Per-direction classes of `cell` for `to_move` (directions as in `rules::DIRECTIONS`):
+    /// (own, opponent) in each, the inputs of the `cross` group.
+    pub fn direction_classes(&self, cell: usize, to_move: Color) -> [(u8, u8); 4] {
+        std::array::from_fn(|d| {
+            let v = self.dir_shapes[cell * 4 + d] >> (8 * to_move.index());
+            ((v & 15) as u8, (v >> 4 & 15) as u8)
+        })
+    }
+
     /// The turn context of the current position (stage, last stones, tactical cells).
     pub fn context(&self) -> TurnContext {
         TurnContext::new(&self.pb)
