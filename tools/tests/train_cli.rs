@@ -233,6 +233,7 @@ fn assert_outputs_whole(dir: &Path) {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn a_kill_leaves_the_whole_outputs_or_none() {
     // Issue #18 item 10: the report and plot were written after the weights, non-atomically, so
@@ -265,7 +266,11 @@ fn a_kill_leaves_the_whole_outputs_or_none() {
             }
             Some(ms) => std::thread::sleep(std::time::Duration::from_millis(ms)),
         }
-        unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+        nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(child.id() as i32),
+            nix::sys::signal::Signal::SIGTERM,
+        )
+        .unwrap();
         child.wait().unwrap();
         assert_outputs_whole(dir.path());
     }
