@@ -69,11 +69,28 @@ fn errors_name_the_file_and_the_problem() {
 }
 
 #[test]
-fn shipped_weights_load_with_the_full_spec() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine-config/default.weights");
-    let g = Gammas::load(&path).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(g.spec(), &FeatureSpec::full());
-    // Trained, not uniform: completing a six must be far likelier than a quiet stone.
-    assert!(g.gamma(Group::Tactic, 2) > 100.0 * g.gamma(Group::Tactic, 0));
-    assert!(g.source().contains("liuzi-train"));
+fn shipped_weights_load_with_their_specs() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine-config");
+    // The default: the seven groups before `cross` (it predicts better but plays no better and
+    // runs slower; docs/README-patterns.md). The eight-group file beside it: every group.
+    let seven = FeatureSpec::new(&[
+        Group::Own4,
+        Group::Opp4,
+        Group::Nearest,
+        Group::Edge,
+        Group::Stage,
+        Group::LastOpp,
+        Group::Tactic,
+    ])
+    .unwrap();
+    for (file, spec) in [
+        ("default.weights", seven),
+        ("cross.weights", FeatureSpec::full()),
+    ] {
+        let g = Gammas::load(&dir.join(file)).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(g.spec(), &spec, "{file}");
+        // Trained, not uniform: completing a six must be far likelier than a quiet stone.
+        assert!(g.gamma(Group::Tactic, 2) > 100.0 * g.gamma(Group::Tactic, 0));
+        assert!(g.source().contains("liuzi-train"), "{file}");
+    }
 }
