@@ -125,6 +125,9 @@ pub struct Clock {
     /// clock). Takes precedence over `default_stone_time`.
     pub default_turn_time: Option<Duration>,
     pub policy: TimePolicy,
+    /// The first stone of the turn in progress: stones on the board after it, and the time it
+    /// took. Without a clock the turn's second stone gets what the first left of the turn.
+    pub turn_first: Option<(usize, Duration)>,
 }
 
 impl Clock {
@@ -179,17 +182,49 @@ impl Clock {
         self.left[color.index()] = Some(left);
     }
 
+    /// Notes a stone the engine played (`board` is after it), so that the turn's second stone
+    /// can be given what the first left of the turn.
+    pub fn record_turn_stone(&mut self, board: &Board, elapsed: Duration) {
+        self.turn_first =
+            (board.stage() == Stage::Second).then_some((board.stone_count(), elapsed));
+    }
+
     /// Budget for the next stone of the side to move.
     pub fn stone_budget(&self, board: &Board) -> StoneBudget {
         let share = self.share(board);
-        let time = match self.limited() {
-            Some(settings) => Some(self.clock_budget(board, &settings, share)),
-            None => self
-                .default_turn_time
-                .map(|t| t.mul_f64(share))
-                .or(self.default_stone_time),
+        let first_of_pair = board.stage() == Stage::First && board.stone_count() > 0;
+        let (time, banked) = match self.limited() {
+            Some(settings) => {
+                let left = self.time_left(board.to_move(), &settings);
+                // Main time banks what a stone leaves; a period banks it for its later stones.
+                let banked = left.stones != 1;
+                (Some(self.clock_budget(board, &settings, share)), banked)
+            }
+            None => match self.default_turn_time {
+                Some(turn) => (
+                    Some(self.turn_time_budget(board, turn, share)),
+                    first_of_pair,
+                ),
+                None => (self.default_stone_time, false),
+            },
         };
-        StoneBudget::with_time(time.map(|t| t.max(self.policy.min_stone_time)))
+        StoneBudget {
+            banked: banked && time.is_some(),
+            ..StoneBudget::with_time(time.map(|t| t.max(self.policy.min_stone_time)))
+        }
+    }
+
+    /// A stone's part of a fixed turn time: the first stone its share, the second what the
+    /// first left (its share when the first was not the engine's own).
+    fn turn_time_budget(&self, board: &Board, turn: Duration, share: f64) -> Duration {
+        match self.turn_first {
+            Some((after_first, used))
+                if board.stage() == Stage::Second && after_first == board.stone_count() =>
+            {
+                turn.saturating_sub(used)
+            }
+            _ => turn.mul_f64(share),
+        }
     }
 
     /// Part of the turn's budget that goes to this stone.
@@ -299,6 +334,64 @@ mod tests {
             byo_yomi_stones: 0,
         });
         assert_eq!(c.stone_budget(&board_with(4)).time, Some(second));
+    }
+
+    #[test]
+    fn a_turn_time_gives_the_second_stone_what_the_first_left() {
+        let mut c = Clock {
+            default_turn_time: Some(secs(10.0)),
+            ..Clock::default()
+        };
+        let first = board_with(3);
+        let budget = c.stone_budget(&first);
+        assert_eq!(budget.time, Some(secs(6.0)));
+        assert!(
+            budget.banked,
+            "the first stone's leftover goes to the second"
+        );
+        let mut second = first.clone();
+        second.play(Point::new(5, 5)).unwrap();
+        c.record_turn_stone(&second, secs(1.5));
+        let budget = c.stone_budget(&second);
+        assert_eq!(budget.time, Some(secs(8.5)));
+        assert!(!budget.banked, "the turn's last stone keeps nothing back");
+        // Not our first stone (or another game): the second stone's own share.
+        c.turn_first = Some((7, secs(1.5)));
+        assert_eq!(c.stone_budget(&second).time, Some(secs(4.0)));
+        // A budget per stone banks nothing.
+        let c = Clock {
+            default_stone_time: Some(secs(1.0)),
+            ..Clock::default()
+        };
+        assert!(!c.stone_budget(&first).banked);
+        assert!(
+            !Clock::default().stone_budget(&first).banked,
+            "no clock at all"
+        );
+    }
+
+    #[test]
+    fn clocks_bank_what_a_later_stone_can_use() {
+        // time_settings 0 1 2: the period's first stone banks, its last does not.
+        let mut c = clock(0.0, 1.0, 2);
+        let b = board_with(3);
+        assert!(c.stone_budget(&b).banked);
+        c.set_time_left(
+            Color::Black,
+            TimeLeft {
+                time: secs(0.6),
+                stones: 1,
+            },
+        );
+        let mut second = b.clone();
+        second.play(Point::new(5, 5)).unwrap();
+        let last = c.stone_budget(&second);
+        assert!(!last.banked);
+        // The rest of the period, less a tenth: the first stone's leftover carries.
+        assert!((last.time.unwrap().as_secs_f64() - 0.54).abs() < 1e-9);
+        // Main time banks for later turns, whether byo-yomi follows or not.
+        assert!(clock(60.0, 0.0, 0).stone_budget(&second).banked);
+        assert!(clock(60.0, 30.0, 5).stone_budget(&second).banked);
     }
 
     #[test]

@@ -61,6 +61,13 @@ impl<F: PositionFactory> MoveGenerator for MctsGenerator<F> {
         self.search.clear();
     }
 
+    fn end_game(&mut self) {
+        let time_use = self.search.take_time_use();
+        if !time_use.is_empty() {
+            tracing::info!("{time_use}");
+        }
+    }
+
     fn analysis(&self) -> Option<Analysis> {
         Some(self.search.analysis().clone())
     }

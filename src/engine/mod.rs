@@ -37,6 +37,10 @@ pub trait MoveGenerator: Send {
     /// The game was reset or stones were taken back: drop anything that assumed the old history.
     fn new_game(&mut self, _board: &Board) {}
 
+    /// A game ended (a new one starts, or the engine quits): log what is worth a line about it
+    /// (the MCTS: its time use).
+    fn end_game(&mut self) {}
+
     /// What the last `generate` saw at its root (for GoGui analyze commands); `None` when the
     /// generator keeps no such statistics.
     fn analysis(&self) -> Option<Analysis> {
@@ -116,6 +120,13 @@ pub struct Engine {
     observer: Option<Arc<dyn ThinkObserver>>,
 }
 
+impl Drop for Engine {
+    /// The game in progress ends with the engine (`quit`, end of input).
+    fn drop(&mut self) {
+        self.generator.end_game();
+    }
+}
+
 impl Engine {
     pub fn new(
         board_size: usize,
@@ -151,8 +162,10 @@ impl Engine {
     /// A new game on an empty board of `size`. On error nothing changes.
     pub fn new_game(&mut self, size: usize) -> Result<(), EngineError> {
         let board = Board::new(size).ok_or(EngineError::UnsupportedSize(size))?;
+        self.generator.end_game();
         self.board = board;
         self.analysis = None;
+        self.clock.turn_first = None;
         self.generator.new_game(&self.board);
         Ok(())
     }
@@ -161,12 +174,14 @@ impl Engine {
     pub fn play(&mut self, color: Color, p: Point) -> Result<(), EngineError> {
         self.board.play_as(color, p)?;
         self.analysis = None;
+        self.clock.turn_first = None;
         Ok(())
     }
 
     pub fn undo(&mut self) -> Result<Point, EngineError> {
         let p = self.board.undo().ok_or(EngineError::NothingToUndo)?;
         self.analysis = None;
+        self.clock.turn_first = None;
         self.generator.new_game(&self.board);
         Ok(p)
     }
@@ -187,6 +202,7 @@ impl Engine {
     pub fn set_board(&mut self, board: Board) {
         self.board = board;
         self.analysis = None;
+        self.clock.turn_first = None;
         self.generator.new_game(&self.board);
     }
 
@@ -233,7 +249,9 @@ impl Engine {
         };
         self.board.play(p)?;
         self.analysis = self.searched_analysis(searched_at);
-        self.clock.record_stone(color, start.elapsed());
+        let elapsed = start.elapsed();
+        self.clock.record_stone(color, elapsed);
+        self.clock.record_turn_stone(&self.board, elapsed);
         Ok(p)
     }
 }

@@ -36,6 +36,10 @@ impl ThinkObserver for AtomicBool {
 pub struct Limits {
     /// Wall-clock time for this stone, measured from the call; `None` = no clock.
     pub time: Option<Duration>,
+    /// Time this stone leaves unused is not lost: a later stone gets it (the turn's second
+    /// stone, or later turns of a game clock). The MCTS early stop then ends a settled search
+    /// at once; otherwise it waits for `search.early_stop_min_share` of the budget.
+    pub banked: bool,
     /// MCTS: playouts for this stone (this search's, not counting reused ones).
     pub playouts: Option<u64>,
     /// Alpha-beta: nodes for this stone.
@@ -52,6 +56,7 @@ impl fmt::Debug for Limits {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Limits")
             .field("time", &self.time)
+            .field("banked", &self.banked)
             .field("playouts", &self.playouts)
             .field("nodes", &self.nodes)
             .field("depth", &self.depth)

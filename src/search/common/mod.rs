@@ -16,6 +16,7 @@ mod position;
 mod root_plan;
 #[cfg(test)]
 mod simple;
+mod time_use;
 
 pub use crate::config::{PlayoutPolicy, SolverParams};
 pub use fallback::proximity_gammas;
@@ -28,3 +29,4 @@ pub use position::{PositionFactory, SearchPosition, SearchRng};
 pub(crate) use root_plan::{root_plan, RootPlan};
 #[cfg(test)]
 pub(crate) use simple::{SimpleFactory, SimplePosition};
+pub use time_use::{StoneTime, TimeUse};

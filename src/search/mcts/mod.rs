@@ -25,10 +25,10 @@ pub use crate::config::{PairOrder, SearchParams};
 
 use super::common::{
     forced_stone, min_cap, policy_of, root_plan, Analysis, Decision, Limits, PositionFactory,
-    RootPlan, SearchOutcome,
+    RootPlan, SearchOutcome, StoneTime, TimeUse,
 };
 use crate::eval::Evaluator;
-use crate::rules::{Board, Point};
+use crate::rules::{Board, Point, Stage};
 use crate::tactics::{Solver, SolverLimits};
 use expand::{expand, ExpandScratch};
 use std::sync::Arc;
@@ -47,6 +47,8 @@ pub struct Search<F: PositionFactory> {
     solver: Solver,
     /// Scores cut-off playouts (`params.playout_cutoff`) and leaves (`params.value_mix`).
     evaluator: Option<Arc<Evaluator>>,
+    /// How this game's stones used their time (logged by [`Search::take_time_use`]).
+    time_use: TimeUse,
 }
 
 impl<F: PositionFactory> Search<F> {
@@ -60,7 +62,27 @@ impl<F: PositionFactory> Search<F> {
             root_info: Analysis::default(),
             solver: Solver::new(SolverLimits::default()),
             evaluator: None,
+            time_use: TimeUse::default(),
         }
+    }
+
+    /// The time use since the last call (a game's, when called at its end), reset.
+    pub fn take_time_use(&mut self) -> TimeUse {
+        std::mem::take(&mut self.time_use)
+    }
+
+    /// Logs and counts the answer of one stone's search.
+    fn finish(&mut self, board: &Board, outcome: SearchOutcome, limits: &Limits) -> SearchOutcome {
+        outcome::log_summary(board, &outcome, limits.time);
+        self.time_use.record(StoneTime {
+            index: board.stone_count(),
+            first_of_turn: board.stage() == Stage::First && board.stone_count() > 0,
+            decision: outcome.decision,
+            used: outcome.elapsed,
+            budget: limits.time,
+            banked: limits.banked,
+        });
+        outcome
     }
 
     /// The evaluator that scores cut-off playouts and values leaves (`playout_cutoff`,
@@ -119,8 +141,7 @@ impl<F: PositionFactory> Search<F> {
                 nodes: self.tree.len() as u64,
                 ..SearchOutcome::unsearched(best, decision, start.elapsed())
             };
-            outcome::log_summary(board, &outcome, limits.time);
-            return Some(outcome);
+            return Some(self.finish(board, outcome, limits));
         }
         // An interrupted search skips the root's solves too: it answers at once.
         let plan = if self.params.tactics.solver && !limits.stopped() {
@@ -145,8 +166,7 @@ impl<F: PositionFactory> Search<F> {
                 nodes: self.tree.len() as u64,
                 ..SearchOutcome::unsearched(best, Decision::Proven, start.elapsed())
             };
-            outcome::log_summary(board, &outcome, limits.time);
-            return Some(outcome);
+            return Some(self.finish(board, outcome, limits));
         }
         let reused_visits = self.prepare_root(board, &root_pos, &mut scratch);
         if self.tree.children(ROOT).is_none()
@@ -191,8 +211,7 @@ impl<F: PositionFactory> Search<F> {
             start.elapsed(),
         );
         self.root_info.children = outcome::root_children(&self.tree, board.size());
-        outcome::log_summary(board, &outcome, limits.time);
-        Some(outcome)
+        Some(self.finish(board, outcome, limits))
     }
 }
 

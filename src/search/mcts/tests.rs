@@ -322,12 +322,19 @@ fn runs_at_the_node_cap_and_on_several_threads() {
 }
 
 #[test]
-fn early_stop_saves_playouts_when_the_choice_is_settled() {
+fn early_stop_saves_playouts_when_the_choice_is_settled_and_the_time_is_banked() {
     let mut s = search(20_000);
     // A single blocking pair region: the search settles quickly.
     let b = board_of(&white_live_four());
-    let o = think(&mut s, &b);
+    let banked = Limits {
+        banked: true,
+        ..Limits::default()
+    };
+    let o = s.think(&b, &banked).unwrap();
     assert!(o.playouts < 20_000, "{}", o.playouts);
+    // Unbanked, the default spends the whole budget (early_stop_min_share = 1).
+    let mut s = search(20_000);
+    assert_eq!(think(&mut s, &b).playouts, 20_000);
     let mut s = Search::new(
         SearchParams {
             early_stop: false,
@@ -335,7 +342,7 @@ fn early_stop_saves_playouts_when_the_choice_is_settled() {
         },
         SimpleFactory,
     );
-    assert_eq!(think(&mut s, &b).playouts, 20_000);
+    assert_eq!(s.think(&b, &banked).unwrap().playouts, 20_000);
 }
 
 #[test]

@@ -34,6 +34,8 @@ struct Shared<'a> {
     start: Instant,
     deadline: Option<Instant>,
     max_playouts: Option<u64>,
+    /// Share of the budget before the early stop may fire: 0 when unused time is banked.
+    early_stop_min_share: f64,
     cutoff: Option<Cutoff<'a>>,
     /// Values the leaves playouts start from (`params.value_mix > 0`).
     leaf_evaluator: Option<&'a Evaluator>,
@@ -132,6 +134,11 @@ impl<F: PositionFactory> Search<F> {
             start,
             deadline: limits.time.map(|t| start + t),
             max_playouts,
+            early_stop_min_share: if limits.banked {
+                0.0
+            } else {
+                f64::from(self.params.early_stop_min_share)
+            },
             cutoff: self
                 .evaluator
                 .as_deref()
@@ -283,7 +290,7 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
         if thread == 0
             && params.early_stop
             && local.is_multiple_of(EARLY_STOP_INTERVAL)
-            && budget_share_used(shared, done) >= f64::from(params.early_stop_min_share)
+            && budget_share_used(shared, done) >= shared.early_stop_min_share
             && cannot_be_overtaken(shared, done)
         {
             shared.stop.store(true, Ordering::Relaxed);
