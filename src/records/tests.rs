@@ -365,5 +365,57 @@ mod never_panic {
             let _ = read_bytes(&bytes, Some(RecordFormat::Ccgc));
             let _ = read_bytes(&bytes, Some(RecordFormat::Games));
         }
+
+        /// Damaged records (#18): a valid file of each format, cut short or with a few bytes
+        /// changed, inserted or removed, is read into records or an error, and every record
+        /// read replays or is refused by `validate`, never a panic.
+        #[test]
+        fn damaged_records_never_panic(
+            seed in any::<u64>(),
+            len in 0usize..60,
+            cut in any::<prop::sample::Index>(),
+            edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0u8..3), 0..6),
+        ) {
+            let mut board = crate::rules::Board::new(19).unwrap();
+            let mut state = seed | 1;
+            while board.stone_count() < len && !board.is_over() {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let p = crate::rules::Point::from_index((state % board.area() as u64) as usize, 19);
+                let _ = board.play(p);
+            }
+            let record = GameRecord::from_board(&board);
+            let mut files = vec![
+                (RecordFormat::Sgf, sgf::format(&record, sgf::SgfOptions::default()).into_bytes()),
+                (RecordFormat::Ccgc, ccgc::format(&record).into_bytes()),
+            ];
+            if board.is_over() || board.stage() == crate::rules::Stage::First {
+                let line = games::format_line(&record);
+                files.push((RecordFormat::Games, format!("{line}\n{line}\n").into_bytes()));
+            }
+            for (format, mut bytes) in files {
+                for &(at, byte, kind) in &edits {
+                    let i = at.index(bytes.len() + 1);
+                    match kind {
+                        0 if i < bytes.len() => bytes[i] = byte,
+                        1 => bytes.insert(i, byte),
+                        _ if i < bytes.len() => { bytes.remove(i); }
+                        _ => {}
+                    }
+                }
+                let whole = bytes.clone();
+                bytes.truncate(cut.index(bytes.len() + 1));
+                for damaged in [&whole, &bytes, &Vec::new()] {
+                    for hint in [Some(format), None] {
+                        if let Ok(records) = read_bytes(damaged, hint) {
+                            for r in &records {
+                                let _ = r.validate();
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 }
