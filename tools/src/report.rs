@@ -1,6 +1,21 @@
 //! What the trainer writes besides the weights: a JSON report and an SVG learning curve.
 
 use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// The records files' names as reports and weights files name their source: `a.games + b.games`.
+pub fn file_names(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| {
+            p.file_name().map_or_else(
+                || p.display().to_string(),
+                |f| f.to_string_lossy().into_owned(),
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
 
 /// Validation figures (natural log; rates as fractions).
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]

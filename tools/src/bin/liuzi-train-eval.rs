@@ -12,6 +12,7 @@ use liuzi_tools::eval_train::fit::{
     PhaseFit,
 };
 use liuzi_tools::eval_train::logistic::LogisticOptions;
+use liuzi_tools::report::file_names;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -151,19 +152,6 @@ fn with_extension(path: &Path, ext: &str) -> PathBuf {
     let mut s = path.as_os_str().to_owned();
     s.push(ext);
     PathBuf::from(s)
-}
-
-fn file_names(paths: &[PathBuf]) -> String {
-    paths
-        .iter()
-        .map(|p| {
-            p.file_name().map_or_else(
-                || p.display().to_string(),
-                |f| f.to_string_lossy().into_owned(),
-            )
-        })
-        .collect::<Vec<_>>()
-        .join(" + ")
 }
 
 fn run(cli: Cli) -> Result<(), String> {

@@ -12,6 +12,7 @@ use liuzi_tools::extract::{
 };
 use liuzi_tools::line_patterns::LinePatterns;
 use liuzi_tools::mm::{self, FitOptions, Prior, Schedule};
+use liuzi_tools::report::file_names;
 use liuzi_tools::report::{learning_curve_svg, peak_memory_mib, Quality, SweepRecord, TrainReport};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -500,20 +501,6 @@ fn paper(args: PaperArgs) -> Result<()> {
     })?;
     eprintln!("wrote {}, {}", args.report.display(), args.plot.display());
     Ok(())
-}
-
-/// The records files' names, `a.games + b.games`.
-fn file_names(paths: &[PathBuf]) -> String {
-    paths
-        .iter()
-        .map(|p| {
-            p.file_name().map_or_else(
-                || p.display().to_string(),
-                |f| f.to_string_lossy().into_owned(),
-            )
-        })
-        .collect::<Vec<_>>()
-        .join(" + ")
 }
 
 /// Writes `bytes` to `path` atomically (a temporary file in the same directory, then a rename).
