@@ -73,18 +73,8 @@ fn shipped_weights_load_with_their_specs() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine-config");
     // The default: the seven groups before `cross` (it predicts better but plays no better and
     // runs slower; docs/README-patterns.md). The eight-group file beside it: every group.
-    let seven = FeatureSpec::new(&[
-        Group::Own4,
-        Group::Opp4,
-        Group::Nearest,
-        Group::Edge,
-        Group::Stage,
-        Group::LastOpp,
-        Group::Tactic,
-    ])
-    .unwrap();
     for (file, spec) in [
-        ("default.weights", seven),
+        ("default.weights", FeatureSpec::shipped()),
         ("cross.weights", FeatureSpec::full()),
     ] {
         let g = Gammas::load(&dir.join(file)).unwrap_or_else(|e| panic!("{e}"));

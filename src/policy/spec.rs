@@ -95,10 +95,21 @@ pub struct FeatureSpec {
 const SPEC_FAMILY: &str = "liuzi-bt1";
 
 impl FeatureSpec {
-    /// All groups: the spec of the shipped weights.
+    /// All groups (`engine-config/cross.weights`).
     pub fn full() -> FeatureSpec {
         FeatureSpec {
             groups: Group::ALL.to_vec(),
+        }
+    }
+
+    /// Every group but `cross`: the spec of the shipped `engine-config/default.weights` (`cross`
+    /// predicts better but plays no better and slows the playouts; docs/README-patterns.md).
+    pub fn shipped() -> FeatureSpec {
+        FeatureSpec {
+            groups: Group::ALL
+                .into_iter()
+                .filter(|&g| g != Group::Cross)
+                .collect(),
         }
     }
 

@@ -432,7 +432,7 @@ fn train(args: TrainArgs) -> Result<()> {
 }
 
 /// A feature set by name: `l6`, `l7`, `l8`, `l8l7` (the paper's), `ours` (the engine's full
-/// spec), `ours7` (the seven groups before `cross`), a candidate of [`Candidate`], or several
+/// spec), `ours7` (the seven groups of the shipped weights), a candidate of [`Candidate`], or several
 /// joined by `+`.
 fn feature_set(name: &str) -> Result<Box<dyn FeatureSet>> {
     let mut parts: Vec<Box<dyn FeatureSet>> = Vec::new();
@@ -441,12 +441,8 @@ fn feature_set(name: &str) -> Result<Box<dyn FeatureSet>> {
         if part == "ours" {
             parts.push(Box::new(FeatureSpec::full()));
         } else if part == "ours7" {
-            // The seven groups of the weights shipped before `cross`.
-            let seven: Vec<Group> = Group::ALL
-                .into_iter()
-                .filter(|&g| g != Group::Cross)
-                .collect();
-            parts.push(Box::new(FeatureSpec::new(&seven).expect("distinct groups")));
+            // The seven groups of the shipped weights (all but `cross`).
+            parts.push(Box::new(FeatureSpec::shipped()));
         } else if let Some(lp) = LinePatterns::named(part) {
             parts.push(Box::new(lp));
         } else if let Some(c) = Candidate::named(part) {
