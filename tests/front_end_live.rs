@@ -32,6 +32,12 @@ fn thinking(dir: &std::path::Path, think: Duration) -> EngineProcess {
     e
 }
 
+/// The bound: a stop request is obeyed within half a second of being sent.
+fn assert_prompt(asked: Instant) {
+    let took = asked.elapsed();
+    assert!(took < Duration::from_millis(500), "{took:?}");
+}
+
 fn assert_stone(reply: &str, id: &str) {
     let vertex = reply
         .strip_prefix(&format!("={id} "))
@@ -52,11 +58,7 @@ fn quit_stops_a_long_search_answers_the_stone_and_exits_at_once() {
     assert_stone(&stone, "2");
     assert_eq!(e.reply(), "=3");
     assert_eq!(e.exit_within(Duration::from_millis(500)), Some(true));
-    assert!(
-        asked.elapsed() < Duration::from_millis(500),
-        "{:?}",
-        asked.elapsed()
-    );
+    assert_prompt(asked);
 }
 
 #[test]
@@ -81,11 +83,7 @@ fn quit_stops_a_long_alphabeta_search_too() {
     assert_stone(&e.reply(), "4");
     assert_eq!(e.reply(), "=5");
     assert_eq!(e.exit_within(Duration::from_millis(500)), Some(true));
-    assert!(
-        asked.elapsed() < Duration::from_millis(500),
-        "{:?}",
-        asked.elapsed()
-    );
+    assert_prompt(asked);
 }
 
 #[test]
@@ -96,7 +94,7 @@ fn end_of_input_stops_a_long_search_answers_the_stone_and_exits_at_once() {
     e.close_stdin();
     assert_stone(&e.reply(), "2");
     assert_eq!(e.exit_within(Duration::from_millis(500)), Some(true));
-    assert!(asked.elapsed() < Duration::from_millis(500));
+    assert_prompt(asked);
 }
 
 #[test]
@@ -106,7 +104,7 @@ fn gogui_interrupt_stops_the_search_only_and_keeps_ids_and_order() {
     let asked = Instant::now();
     e.send("3 gogui-interrupt");
     assert_stone(&e.reply(), "2");
-    assert!(asked.elapsed() < Duration::from_millis(500));
+    assert_prompt(asked);
     assert_eq!(e.reply(), "=3");
     // The engine goes on: the next command is answered normally, and in order.
     e.send("4 name");
@@ -119,7 +117,7 @@ fn gogui_interrupt_stops_the_search_only_and_keeps_ids_and_order() {
     let asked = Instant::now();
     e.send("# interrupt");
     assert_stone(&e.reply(), "6");
-    assert!(asked.elapsed() < Duration::from_millis(500));
+    assert_prompt(asked);
     e.send("7 quit");
     assert_eq!(e.reply(), "=7");
     assert_eq!(e.exit_within(Duration::from_secs(2)), Some(true));
@@ -156,7 +154,7 @@ fn sigterm_stops_the_search_answers_the_stone_and_exits() {
     assert!(status.success());
     assert_stone(&e.reply(), "2");
     assert_eq!(e.exit_within(Duration::from_millis(500)), Some(true));
-    assert!(asked.elapsed() < Duration::from_millis(500));
+    assert_prompt(asked);
 }
 
 /// GoGui with auto-run and the analyze commands open: Black's forced first stone (no search),
