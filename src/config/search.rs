@@ -110,6 +110,10 @@ pub struct SolverParams {
     /// Share of a stone's time for the pair defence's checks at a turn's first stone; the
     /// verifications at its second stone get half of it.
     pub solver_pair_share: f32,
+    /// MCTS: at a tree node (within `solver_tree_plies`) where the opponent has a VCDT if the
+    /// side to move passed, the children are the stones of the defence zone (and losses proven
+    /// among them back up).
+    pub solver_tree_defence: bool,
 }
 
 impl Default for SearchParams {

@@ -1,6 +1,7 @@
 //! Which children a node gets (design.md A2): the winning stones when the side to move can
 //! complete a six this turn; otherwise the blocking stones when the opponent threatens one;
-//! otherwise the position's candidates. Forced sets lose nothing: a winning pair can always be
+//! otherwise, given a defence zone (the opponent has a VCDT if we passed, `proofs::defence_zone`),
+//! its stones; otherwise the position's candidates. Forced sets lose nothing: a winning pair can always be
 //! played in the order "winning stone first", and every turn that stops a threat contains a
 //! blocking stone that can go first.
 //!
@@ -11,6 +12,7 @@
 use super::node::Children;
 use super::tree::Tree;
 use crate::config::{PairOrder, SearchParams};
+use crate::patterns::CellSet;
 use crate::rules::{Point, Stage};
 use crate::search::common::SearchPosition;
 
@@ -34,11 +36,13 @@ pub(crate) struct ChildSet {
 /// Fills `scratch.list` with the children of the position `pos`. `earlier_siblings` are the
 /// stones ranked before the pending first stone by an unrestricted parent (canonical order).
 /// `full_width`: keep every candidate even with `max_children` (see [`FULL_WIDTH_PLIES`]).
+/// `zone`: the empty cells of a defence zone, the children when no six is won or blocked.
 pub(crate) fn child_list<P: SearchPosition>(
     pos: &P,
     params: &SearchParams,
     earlier_siblings: &[Point],
     full_width: bool,
+    zone: Option<&CellSet>,
     scratch: &mut ExpandScratch,
 ) -> ChildSet {
     let size = pos.board().size();
@@ -46,6 +50,9 @@ pub(crate) fn child_list<P: SearchPosition>(
     pos.winning_points(&mut scratch.points);
     if scratch.points.is_empty() {
         pos.blocking_points(&mut scratch.points);
+    }
+    if let Some(zone) = zone.filter(|_| scratch.points.is_empty()) {
+        scratch.points.extend(zone.points(size));
     }
     let list = &mut scratch.list;
     list.clear();
@@ -141,7 +148,8 @@ pub(crate) fn earlier_siblings(
 /// be any the knowledge allows. Deeper nodes, where nearly all the edges are, are cut.
 pub(crate) const FULL_WIDTH_PLIES: usize = 2;
 
-/// Expands leaf `edge`, `depth` stones below the root, at position `pos`. False when another thread holds the claim or the
+/// Expands leaf `edge`, `depth` stones below the root, at position `pos` (children kept to
+/// `zone` when given, see [`child_list`]). False when another thread holds the claim or the
 /// tree is full (the caller then runs a playout from the leaf).
 pub(crate) fn expand<P: SearchPosition>(
     tree: &Tree,
@@ -150,13 +158,21 @@ pub(crate) fn expand<P: SearchPosition>(
     depth: usize,
     pos: &P,
     earlier: &[Point],
+    zone: Option<&CellSet>,
     scratch: &mut ExpandScratch,
 ) -> bool {
     let node = tree.edge(edge);
     if !node.try_begin_expansion() {
         return false;
     }
-    let set = child_list(pos, params, earlier, depth < FULL_WIDTH_PLIES, scratch);
+    let set = child_list(
+        pos,
+        params,
+        earlier,
+        depth < FULL_WIDTH_PLIES,
+        zone,
+        scratch,
+    );
     let count = scratch.list.len() as u32;
     let Some(first) = tree.allocate(count) else {
         node.abort_expansion();

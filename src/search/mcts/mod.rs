@@ -177,6 +177,7 @@ impl<F: PositionFactory> Search<F> {
                 0,
                 &root_pos,
                 &[],
+                None,
                 &mut scratch,
             )
         {
@@ -189,6 +190,7 @@ impl<F: PositionFactory> Search<F> {
                 0,
                 &root_pos,
                 &[],
+                None,
                 &mut scratch,
             );
             assert!(expanded, "an empty tree has room for the root's children");

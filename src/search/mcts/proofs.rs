@@ -12,9 +12,9 @@
 use super::node::{Children, Proof};
 use super::tree::{Tree, ROOT};
 use crate::patterns::CellSet;
-use crate::rules::{Board, Color, Stage};
+use crate::rules::{Board, Color, Point, Stage};
 use crate::search::SolverParams;
-use crate::tactics::{Solver, SolverLimits, Verdict};
+use crate::tactics::{defend, DefenceLimits, Solver, SolverLimits, Threat, Verdict};
 
 /// Marks the root's children for a [`RootPlan::Restrict`]: cells in `lost` as proven losses,
 /// other cells outside `allowed` as excluded. Marks nothing when no child would remain.
@@ -59,6 +59,34 @@ pub(crate) fn expansion_proof(solver: &mut Solver, board: &Board, mover: Color) 
         Verdict::Win(_) => Proof::Loss,
         _ => Proof::Unknown,
     }
+}
+
+/// The defence zone at a tree node: when the opponent of the side to move on `board` has a VCDT
+/// if the side to move passed, the empty cells where its stone can change that proof (or make a
+/// counter-threat). Every defence has a stone there (at a turn's first stone it can go first), so
+/// children kept to the zone still stand for every move that matters: a restricted, complete set
+/// whose proven losses back up. `None`: no VCDT found within the solver's limits.
+pub(crate) fn defence_zone(solver: &mut Solver, board: &Board) -> Option<CellSet> {
+    if board.is_over() || board.stone_count() == 0 {
+        return None;
+    }
+    // The zone alone: verifying its cells one by one costs a solve each, too much per expansion.
+    let limits = DefenceLimits {
+        verify_nodes: 1,
+        max_verifications: 0,
+        max_time: None,
+    };
+    let Threat::Vcdt(defence) = defend(solver, board, &limits) else {
+        return None;
+    };
+    let size = board.size();
+    let mut zone = defence.zone;
+    for cell in defence.zone.iter() {
+        if board.get(Point::from_index(cell, size)).is_some() {
+            zone.remove(cell);
+        }
+    }
+    (!zone.is_empty()).then_some(zone)
 }
 
 /// The solver the tree's expansions use (small limits).
@@ -164,7 +192,6 @@ pub(crate) fn root_choice(tree: &Tree) -> Option<u32> {
 mod tests {
     use super::super::node::Stats;
     use super::*;
-    use crate::rules::Point;
     use crate::search::common::SimpleFactory;
     use crate::search::common::{root_plan, RootPlan};
     use crate::search::{Decision, Limits, Search, SearchParams};
@@ -308,6 +335,39 @@ mod tests {
                 "{moves}: the opponent still has a VCDT after the turn"
             );
         }
+    }
+
+    #[test]
+    fn defence_zone_holds_the_breaking_stone_and_only_empty_cells() {
+        // White to move; Black's threes on row 10 and the diagonal f6-h8 cross at j10, the one
+        // stone that stops Black's VCDT (hand-crossing-threes).
+        let b = replay("k10 a19-h19 l10-m10 o19-a12 f6-g7 s12-s5 h8-s1").unwrap();
+        let mut solver = tree_solver(&SolverParams::default());
+        solver.limits.max_nodes = 100_000;
+        let zone = defence_zone(&mut solver, &b).expect("Black has a VCDT if White passes");
+        assert!(zone.contains(Point::new(9, 9).index(19)));
+        assert!(zone.points(19).all(|p| b.get(p).is_none()));
+        assert!(zone.len() < 60, "a zone, not the board: {}", zone.len());
+        // Nothing to defend on a quiet board.
+        let quiet = replay("k10 l11-j9").unwrap();
+        assert_eq!(defence_zone(&mut solver, &quiet), None);
+    }
+
+    #[test]
+    fn a_zone_restricts_the_children_to_a_complete_set() {
+        let b = replay("k10 a19-h19 l10-m10 o19-a12 f6-g7 s12-s5 h8-s1").unwrap();
+        let pos = crate::search::common::PositionFactory::position(&SimpleFactory, &b);
+        let mut solver = tree_solver(&SolverParams::default());
+        solver.limits.max_nodes = 100_000;
+        let zone = defence_zone(&mut solver, &b).unwrap();
+        let mut scratch = Default::default();
+        let p = params(true);
+        let set = super::super::expand::child_list(&pos, &p, &[], false, Some(&zone), &mut scratch);
+        assert!(set.restricted);
+        assert_eq!(scratch.list.len(), zone.len());
+        assert!(scratch.list.iter().all(|c| zone.contains(c.0.index(19))));
+        let free = super::super::expand::child_list(&pos, &p, &[], false, None, &mut scratch);
+        assert!(!free.restricted && scratch.list.len() > zone.len());
     }
 
     fn tactics_board(b: &Board) -> ThreatBoard {

@@ -109,7 +109,7 @@ impl<F: PositionFactory> Search<F> {
     ) -> bool {
         let size = root_pos.board().size();
         let first_stone = self.tree.edge(node).cell();
-        child_list(root_pos, &self.params, &[], true, scratch);
+        child_list(root_pos, &self.params, &[], true, None, scratch);
         let count = scratch.list.len() as u32;
         let Some(first) = self.tree.allocate(count) else {
             return false;

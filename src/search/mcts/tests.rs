@@ -17,6 +17,15 @@ fn params(playouts: u64) -> SearchParams {
     }
 }
 
+/// For the early-stop tests on `white_live_four`: without the tree's defence zones, whose
+/// exact view makes the two orders of the one blocking pair tie (so nothing ever settles), one
+/// order draws ahead and the stop can be seen.
+fn settling_params(playouts: u64) -> SearchParams {
+    let mut p = params(playouts);
+    p.tactics.solver_tree_defence = false;
+    p
+}
+
 fn search(playouts: u64) -> Search<SimpleFactory> {
     Search::new(params(playouts), SimpleFactory)
 }
@@ -63,7 +72,7 @@ fn the_tree_alone_finds_the_win() {
     let b = board_of(&black_four());
     let pos = SimplePosition::new(&b);
     let mut scratch = super::expand::ExpandScratch::default();
-    let set = super::expand::child_list(&pos, s.params(), &[], false, &mut scratch);
+    let set = super::expand::child_list(&pos, s.params(), &[], false, None, &mut scratch);
     assert!(set.restricted);
     let mut cells: Vec<Point> = scratch.list.iter().map(|c| c.0).collect();
     cells.sort();
@@ -79,12 +88,12 @@ fn max_children_cuts_below_the_turn_being_chosen() {
     let b = board_of(&[p(9, 9), p(10, 10), p(8, 10)]);
     let pos = SimplePosition::new(&b);
     let mut scratch = super::expand::ExpandScratch::default();
-    super::expand::child_list(&pos, &params, &[], false, &mut scratch);
+    super::expand::child_list(&pos, &params, &[], false, None, &mut scratch);
     assert_eq!(scratch.list.len(), 5);
     let total: f32 = scratch.list.iter().map(|c| c.1).sum();
     assert!((total - 1.0).abs() < 1e-5);
     let kept: Vec<(Point, f32)> = scratch.list.clone();
-    super::expand::child_list(&pos, &params, &[], true, &mut scratch);
+    super::expand::child_list(&pos, &params, &[], true, None, &mut scratch);
     assert!(scratch.list.len() > 5);
     // The kept children are the root's five best, in the same order.
     let best: Vec<Point> = scratch.list.iter().take(5).map(|c| c.0).collect();
@@ -323,8 +332,8 @@ fn runs_at_the_node_cap_and_on_several_threads() {
 
 #[test]
 fn early_stop_saves_playouts_when_the_choice_is_settled_and_the_time_is_banked() {
-    let mut s = search(20_000);
-    // A single blocking pair region: the search settles quickly.
+    let mut s = Search::new(settling_params(20_000), SimpleFactory);
+    // A single blocking pair region: one order of the pair draws ahead quickly.
     let b = board_of(&white_live_four());
     let banked = Limits {
         banked: true,
@@ -333,7 +342,7 @@ fn early_stop_saves_playouts_when_the_choice_is_settled_and_the_time_is_banked()
     let o = s.think(&b, &banked).unwrap();
     assert!(o.playouts < 20_000, "{}", o.playouts);
     // Unbanked, the default spends the whole budget (early_stop_min_share = 1).
-    let mut s = search(20_000);
+    let mut s = Search::new(settling_params(20_000), SimpleFactory);
     assert_eq!(think(&mut s, &b).playouts, 20_000);
     let mut s = Search::new(
         SearchParams {
@@ -465,7 +474,7 @@ fn early_stop_waits_for_its_share_of_the_budget() {
         let mut s = Search::new(
             SearchParams {
                 early_stop_min_share: share,
-                ..params(20_000)
+                ..settling_params(20_000)
             },
             SimpleFactory,
         );

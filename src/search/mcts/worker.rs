@@ -219,6 +219,7 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
                     if visits_before.saturating_add(1) >= params.expand_visits
                         && !tree.is_full() =>
                 {
+                    let mut zone = None;
                     if let Some(s) = solver.as_mut().filter(|_| {
                         node != ROOT && depth as u32 <= params.tactics.solver_tree_plies
                     }) {
@@ -228,6 +229,9 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
                             tree.edge(node).set_proof(proof);
                             proofs::propagate(tree, &path, shared.root_len, area);
                             break Ending::exact(GameResult::Win(w));
+                        }
+                        if params.tactics.solver_tree_defence {
+                            zone = proofs::defence_zone(s, pos.board());
                         }
                     }
                     earlier_siblings(
@@ -239,7 +243,16 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
                         shared.size,
                         &mut earlier,
                     );
-                    if !expand(tree, params, node, depth, &pos, &earlier, &mut scratch) {
+                    if !expand(
+                        tree,
+                        params,
+                        node,
+                        depth,
+                        &pos,
+                        &earlier,
+                        zone.as_ref(),
+                        &mut scratch,
+                    ) {
                         break play_out(shared, &mut pos, &mut rng, &mut stones);
                     }
                     tree.children(node).expect("just published")

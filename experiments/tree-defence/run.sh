@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# A variant against the default at equal time: 1 s a turn through GTP `time_settings 0 1 2`, one
+# thread each, colour-swapped pairs on random 3-stone openings. Rerun to resume.
+# Usage: experiments/tree-defence/run.sh VARIANT [GAMES] [SEED] [CONCURRENCY]
+#   VARIANT: an override file VARIANT.toml in this folder (the default engine plus its keys).
+# Results: experiments/tree-defence/default-vs-VARIANT.{jsonl,txt}; engine logs (for
+# experiments/tuning/strength/budget.py): target/tree-defence-run/default-vs-VARIANT.logs/.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+variant="${1:?usage: run.sh VARIANT [GAMES] [SEED] [CONCURRENCY]}"
+games="${2:-200}"; seed="${3:-31}"; concurrency="${4:-1}"
+name="default-vs-$variant"
+work="$root/target/tree-defence-run/$name"
+mkdir -p "$work/bin"
+# Release binaries, copied once so that rebuilding during a long run does not change the players.
+if [ ! -x "$work/bin/liuzi" ]; then
+  (cd "$root" && cargo build --release --quiet -p liuzi --bin liuzi -p liuzi-tools --bin liuzi-match)
+  cp "$root/target/release/liuzi" "$root/target/release/liuzi-match" "$work/bin/"
+  cp "$root/engine-config/default.toml" "$work/default.toml"
+  cp "$root/engine-config/default.weights" "$root/engine-config/default.eval" "$work/"
+fi
+results="$here/$name.jsonl"
+resume=()
+if [ -s "$results" ]; then resume=(--resume); echo "resuming $results"; fi
+"$work/bin/liuzi-match" \
+  --engine "name=default st=1 cmd='$work/bin/liuzi --config $work/default.toml gtp --threads 1 -v'" \
+  --engine "name=$variant st=1 cmd='$work/bin/liuzi --config $here/$variant.toml gtp --threads 1 -v'" \
+  --games "$games" --random-openings --opening-turns 2 --seed "$seed" --concurrency "$concurrency" \
+  --results "$results" --engine-logs "$work/logs" --event "$name" \
+  "${resume[@]}" | tee "$here/$name.txt"
