@@ -114,6 +114,11 @@ pub struct SolverParams {
     /// side to move passed, the children are the stones of the defence zone (and losses proven
     /// among them back up).
     pub solver_tree_defence: bool,
+    /// MCTS: a turn-start node within `solver_tree_plies` is solved again, once, with this node
+    /// limit when its visits reach `solver_deep_visits` (the expansion's solve is small; nodes
+    /// the search keeps returning to earn a deeper look); 0 = never.
+    pub solver_deep_nodes: u64,
+    pub solver_deep_visits: u32,
 }
 
 impl Default for SearchParams {
@@ -238,6 +243,9 @@ impl SolverParams {
                 "search.solver_pair_share must be in 0..=1, not {}",
                 self.solver_pair_share
             ));
+        }
+        if self.solver_deep_visits == 0 {
+            return Err("search.solver_deep_visits must be >= 1, not 0".into());
         }
         if self.solver_tree_plies > 64 {
             return Err(format!(

@@ -27,6 +27,8 @@ const RESTRICTED: u64 = 1 << 62;
 /// Second stones that rank before the pending first stone were left out (canonical pair order).
 const FILTERED: u64 = 1 << 61;
 const COUNT_MASK: u64 = 0xFFFF;
+/// `proof` byte: the [`Proof`] in the low bits, this flag once a deep solve claimed the edge.
+const DEEP_SOLVED: u8 = 0x80;
 const FIRST_MASK: u64 = 0xFFFF_FFFF;
 
 #[derive(Default, Debug)]
@@ -147,7 +149,7 @@ impl Edge {
     }
 
     pub fn proof(&self) -> Proof {
-        match self.proof.load(Ordering::Relaxed) {
+        match self.proof.load(Ordering::Relaxed) & !DEEP_SOLVED {
             1 => Proof::Win,
             2 => Proof::Loss,
             3 => Proof::Excluded,
@@ -155,8 +157,18 @@ impl Edge {
         }
     }
 
+    /// Sets the proof, keeping the deep-solve claim.
     pub fn set_proof(&self, proof: Proof) {
-        self.proof.store(proof as u8, Ordering::Relaxed);
+        let _ = self
+            .proof
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |b| {
+                Some((b & DEEP_SOLVED) | proof as u8)
+            });
+    }
+
+    /// Claims the edge's one deep solve: true for the first caller only.
+    pub fn claim_deep_solve(&self) -> bool {
+        self.proof.fetch_or(DEEP_SOLVED, Ordering::Relaxed) & DEEP_SOLVED == 0
     }
 
     pub fn cell(&self) -> u16 {
@@ -255,7 +267,10 @@ mod tests {
             std::mem::size_of::<Edge>() as u64,
             crate::config::EDGE_BYTES
         );
+        assert!(e.claim_deep_solve() && !e.claim_deep_solve());
         e.set_proof(Proof::Loss);
+        assert_eq!(e.proof(), Proof::Loss);
+        assert!(!e.claim_deep_solve());
         let f = Edge::default();
         f.copy_from(&e);
         assert_eq!(f.proof(), Proof::Loss);

@@ -13,7 +13,7 @@ use super::node::{Children, Proof};
 use super::tree::{Tree, ROOT};
 use crate::patterns::CellSet;
 use crate::rules::{Board, Color, Point, Stage};
-use crate::search::SolverParams;
+use crate::search::{SearchParams, SolverParams};
 use crate::tactics::{defend, DefenceLimits, Solver, SolverLimits, Threat, Verdict};
 
 /// Marks the root's children for a [`RootPlan::Restrict`]: cells in `lost` as proven losses,
@@ -59,6 +59,30 @@ pub(crate) fn expansion_proof(solver: &mut Solver, board: &Board, mover: Color) 
         Verdict::Win(_) => Proof::Loss,
         _ => Proof::Unknown,
     }
+}
+
+/// The deep solve of an expanded turn-start edge placed by `mover` (see
+/// `search.solver_deep_nodes`), once per edge: marks the edge and returns the winner when the
+/// side to move has a VCDT within the larger node limit.
+pub(crate) fn deep_proof(
+    solver: &mut Solver,
+    tree: &Tree,
+    edge: u32,
+    board: &Board,
+    mover: Color,
+    params: &SearchParams,
+) -> Option<Color> {
+    let e = tree.edge(edge);
+    if board.stage() != Stage::First || e.proof() != Proof::Unknown || !e.claim_deep_solve() {
+        return None;
+    }
+    let small = solver.limits.max_nodes;
+    solver.limits.max_nodes = params.tactics.solver_deep_nodes;
+    let proof = expansion_proof(solver, board, mover);
+    solver.limits.max_nodes = small;
+    let winner = proven_winner(proof, mover)?;
+    e.set_proof(proof);
+    Some(winner)
 }
 
 /// The defence zone at a tree node: when the opponent of the side to move on `board` has a VCDT
@@ -194,7 +218,7 @@ mod tests {
     use super::*;
     use crate::search::common::SimpleFactory;
     use crate::search::common::{root_plan, RootPlan};
-    use crate::search::{Decision, Limits, Search, SearchParams};
+    use crate::search::{Decision, Limits, Search};
     use crate::tactics::suite::replay;
     use crate::tactics::ThreatBoard;
 
@@ -368,6 +392,29 @@ mod tests {
         assert!(scratch.list.iter().all(|c| zone.contains(c.0.index(19))));
         let free = super::super::expand::child_list(&pos, &p, &[], false, None, &mut scratch);
         assert!(!free.restricted && scratch.list.len() > zone.len());
+    }
+
+    #[test]
+    fn a_deep_solve_proves_what_the_expansion_solve_missed_once_per_edge() {
+        // Black to move has a VCDT of depth 5 that takes about 10,000 solver nodes (from
+        // experiments/cloudict/liuzi-vs-cloudict-d4-clock.jsonl, game 11, after White's turn 7).
+        let b = replay("l8 j12-m9 n8-m8 k8-n9 k9-l10 l9-j10 p8-o9 o8-p10").unwrap();
+        let mut p = params(true);
+        p.tactics.solver_deep_nodes = 100_000;
+        let mut solver = tree_solver(&p.tactics);
+        let white = Color::White;
+        assert_eq!(expansion_proof(&mut solver, &b, white), Proof::Unknown);
+        let tree = Tree::new(64);
+        let a = block(&tree, ROOT, &[10], false);
+        assert_eq!(
+            deep_proof(&mut solver, &tree, a.first, &b, white, &p),
+            Some(Color::Black)
+        );
+        assert_eq!(tree.edge(a.first).proof(), Proof::Loss);
+        assert_eq!(solver.limits.max_nodes, p.tactics.solver_tree_nodes);
+        // Claimed once: a second visit does not solve again.
+        tree.edge(a.first).set_proof(Proof::Unknown);
+        assert_eq!(deep_proof(&mut solver, &tree, a.first, &b, white, &p), None);
     }
 
     fn tactics_board(b: &Board) -> ThreatBoard {

@@ -214,7 +214,23 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
                 }
             }
             let children = match tree.edge(node).expansion() {
-                Expansion::Expanded(c) => c,
+                Expansion::Expanded(c) => {
+                    if let Some(s) = solver.as_mut().filter(|_| {
+                        node != ROOT
+                            && params.tactics.solver_deep_nodes > 0
+                            && visits_before.saturating_add(1) >= params.tactics.solver_deep_visits
+                            && depth as u32 <= params.tactics.solver_tree_plies
+                    }) {
+                        let mover = shared.mover(depth);
+                        if let Some(w) =
+                            proofs::deep_proof(s, tree, node, pos.board(), mover, params)
+                        {
+                            proofs::propagate(tree, &path, shared.root_len, area);
+                            break Ending::exact(GameResult::Win(w));
+                        }
+                    }
+                    c
+                }
                 Expansion::Leaf
                     if visits_before.saturating_add(1) >= params.expand_visits
                         && !tree.is_full() =>
