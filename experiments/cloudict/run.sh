@@ -31,6 +31,8 @@ mkdir -p "$work/bin"
 (cd "$root" && cargo build --release --quiet -p liuzi --bin liuzi -p liuzi-tools --bin liuzi-match)
 target_dir="$(cd "$root" && cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')"
 cp "$target_dir/release/liuzi" "$target_dir/release/liuzi-match" "$work/bin/"
+# The config too (with the files it names), so that editing it during a run changes nothing.
+cp "$root"/engine-config/default.{toml,weights,eval} "$work/bin/"
 
 # Cloudict, from ../shared beside the repository; it runs in its build folder (patterns.in is
 # read there, engine.log written there).
@@ -49,7 +51,7 @@ results="$here/$name.jsonl"
 resume=()
 if [ -s "$results" ]; then resume=(--resume); echo "resuming $results"; fi
 "$work/bin/liuzi-match" \
-  --engine "name=liuzi st=$turn cmd='$work/bin/liuzi --config $root/engine-config/default.toml gtp --threads 1 -v ${LIUZI_ARGS:-}'" \
+  --engine "name=liuzi st=$turn cmd='$work/bin/liuzi --config $work/bin/default.toml gtp --threads 1 -v ${LIUZI_ARGS:-}'" \
   --engine "name=cloudict-d$depth proto=cloudict dir=$cloudict cmd='$guard$cloudict/gameEngine' init='depth $depth'" \
   --games "$games" --random-openings --opening-turns 2 --seed "${SEED:-1}" --concurrency 1 \
   --results "$results" --engine-logs "$work/$name.logs" --event "$name" \
