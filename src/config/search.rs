@@ -77,6 +77,9 @@ pub struct SearchParams {
     /// λ of the leaf value: a playout's reward is (1 − λ)·result + λ·v, v the evaluator's win
     /// probability at the leaf; 0 = playouts alone.
     pub value_mix: f32,
+    /// α of implicit minimax backups (Lanctot et al. 2014): selection values a visited child at
+    /// (1 − α)·w/n + α·m, m the minimax of the evaluator's leaf values below it; 0 = off.
+    pub minimax_weight: f32,
     /// Worker threads: `engine.threads` (one per core for 0), not a key of this section.
     #[serde(skip, default = "one_thread")]
     pub threads: usize,
@@ -186,6 +189,7 @@ impl SearchParams {
         let shares = [
             ("early_stop_min_share", self.early_stop_min_share),
             ("value_mix", self.value_mix),
+            ("minimax_weight", self.minimax_weight),
         ];
         for (key, v) in shares {
             if !(0.0..=1.0).contains(&v) {

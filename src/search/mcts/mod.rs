@@ -12,6 +12,7 @@
 //! * The final choice, principal variation and log line ([`outcome`](self::outcome)).
 
 mod expand;
+mod minimax;
 mod node;
 mod outcome;
 mod playout;

@@ -39,6 +39,9 @@ pub(crate) struct Edge {
     cell: AtomicU16,
     /// A [`Proof`] (fits in the padding: the edge stays 24 bytes).
     proof: AtomicU8,
+    /// The implicit minimax value for the edge's player, quantised: 0 = none yet, 1..=255 for
+    /// 0..=1 (steps of 1/254, finer than the selection can tell apart).
+    minimax: AtomicU8,
 }
 
 /// What is known for certain about an edge, for the player who placed its stone (MCTS-solver,
@@ -127,6 +130,7 @@ impl Edge {
         self.prior.store(prior.to_bits(), Ordering::Relaxed);
         self.cell.store(cell, Ordering::Relaxed);
         self.proof.store(Proof::Unknown as u8, Ordering::Relaxed);
+        self.minimax.store(0, Ordering::Relaxed);
     }
 
     /// Copies every field (single-threaded tree maintenance only).
@@ -137,6 +141,7 @@ impl Edge {
         self.prior.store(other.prior.load(o), o);
         self.cell.store(other.cell.load(o), o);
         self.proof.store(other.proof.load(o), o);
+        self.minimax.store(other.minimax.load(o), o);
     }
 
     /// Takes over the statistics and subtree of `other`, keeping this edge's stone and prior
@@ -146,6 +151,21 @@ impl Edge {
         self.stats.store(other.stats.load(o), o);
         self.children.store(other.children.load(o), o);
         self.proof.store(other.proof.load(o), o);
+        self.minimax.store(other.minimax.load(o), o);
+    }
+
+    /// The implicit minimax value for the edge's player, once a leaf below it was valued.
+    pub fn minimax(&self) -> Option<f32> {
+        match self.minimax.load(Ordering::Relaxed) {
+            0 => None,
+            q => Some(f32::from(q - 1) / 254.0),
+        }
+    }
+
+    /// Sets the minimax value (clamped to 0..=1); true when the stored value changed.
+    pub fn set_minimax(&self, value: f32) -> bool {
+        let q = (value.clamp(0.0, 1.0) * 254.0).round() as u8 + 1;
+        self.minimax.swap(q, Ordering::Relaxed) != q
     }
 
     pub fn proof(&self) -> Proof {
@@ -268,6 +288,10 @@ mod tests {
             crate::config::EDGE_BYTES
         );
         assert!(e.claim_deep_solve() && !e.claim_deep_solve());
+        assert_eq!(e.minimax(), None);
+        assert!(e.set_minimax(0.25) && !e.set_minimax(0.25));
+        assert!((e.minimax().unwrap() - 0.25).abs() < 0.003);
+        assert!(e.set_minimax(1.5) && e.minimax() == Some(1.0));
         e.set_proof(Proof::Loss);
         assert_eq!(e.proof(), Proof::Loss);
         assert!(!e.claim_deep_solve());

@@ -3,6 +3,9 @@
 //!
 //!   UCB_bias(i) = w_i/n_i + C·sqrt(ln N / n_i) + C_BT·P(m_i)·sqrt(K/(N+K))
 //!
+//! With implicit minimax backups (`minimax_weight` α > 0, see `minimax.rs`) the mean w_i/n_i is
+//! replaced by (1 − α)·w_i/n_i + α·m_i where the child has a minimax value m_i.
+//!
 //! An unvisited child is worth FPU = (parent mean for the chooser) − fpu_reduction, plus its
 //! bias term. Children are sorted by prior, so among unvisited children the first one is the
 //! best; every child a descent picks is therefore either visited already or the first unvisited
@@ -63,9 +66,14 @@ pub(crate) fn select_child(
             v
         } else {
             let n = stats.visits as f32;
-            stats.wins as f32 / (REWARD_UNIT as f32 * n)
-                + params.exploration * (ln_n / n).sqrt()
-                + bias_scale * edge.prior()
+            let mean = stats.wins as f32 / (REWARD_UNIT as f32 * n);
+            let value = match edge.minimax() {
+                Some(m) if params.minimax_weight > 0.0 => {
+                    (1.0 - params.minimax_weight) * mean + params.minimax_weight * m
+                }
+                _ => mean,
+            };
+            value + params.exploration * (ln_n / n).sqrt() + bias_scale * edge.prior()
         };
         if value > best_value {
             best_value = value;
@@ -166,6 +174,30 @@ mod tests {
             c.first + 1
         );
         assert_eq!(select_child(&tree, &p, c, &view(50, 0.5, false)), c.first);
+    }
+
+    #[test]
+    fn the_minimax_value_can_outweigh_the_mean() {
+        let p = SearchParams {
+            exploration: 0.0,
+            prior_weight: 0.0,
+            minimax_weight: 0.5,
+            ..SearchParams::default()
+        };
+        // The first child's mean is higher, but a refutation below it left its minimax at 0.
+        let (tree, c) = tree_with(&[(0.5, 100, 140), (0.5, 100, 100)]);
+        tree.edge(c.first).set_minimax(0.0);
+        tree.edge(c.first + 1).set_minimax(0.5);
+        assert_eq!(
+            select_child(&tree, &p, c, &view(200, 0.5, false)),
+            c.first + 1
+        );
+        // With α = 0 the mean alone decides.
+        let p0 = SearchParams {
+            minimax_weight: 0.0,
+            ..p
+        };
+        assert_eq!(select_child(&tree, &p0, c, &view(200, 0.5, false)), c.first);
     }
 
     #[test]

@@ -448,6 +448,30 @@ fn value_mix_is_deterministic_and_changes_the_statistics() {
 }
 
 #[test]
+fn implicit_minimax_is_deterministic_and_changes_the_search() {
+    let b = board_of(&[p(9, 9), p(10, 10), p(8, 10)]);
+    let run = |alpha: f32| {
+        let mut s = Search::new(
+            SearchParams {
+                value_mix: 0.5,
+                minimax_weight: alpha,
+                ..params(400)
+            },
+            PolicyFactory::new(std::sync::Arc::new(crate::policy::Gammas::uniform())),
+        );
+        s.set_evaluator(Some(std::sync::Arc::new(
+            crate::eval::testing::sample_evaluator(),
+        )));
+        let o = s.think(&b, &Limits::default()).unwrap();
+        let visits: Vec<u32> = s.analysis().children.iter().map(|c| c.visits).collect();
+        (o.best, visits)
+    };
+    let with = run(0.5);
+    assert_eq!(with, run(0.5));
+    assert_ne!(with.1, run(0.0).1);
+}
+
+#[test]
 fn with_only_the_leaf_value_the_search_still_sees_sixes() {
     // λ = 1: playouts add nothing, but finished games and proofs keep their exact result.
     let mut s = valued_search(1.0, 300);

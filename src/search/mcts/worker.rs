@@ -2,6 +2,7 @@
 //! and time limits, the caller's observer (stop requests, progress) and the early stop.
 
 use super::expand::{earlier_siblings, expand, ExpandScratch};
+use super::minimax;
 use super::node::{Children, Expansion, Proof, MAX_VISITS, REWARD_UNIT};
 use super::outcome::root_children;
 use super::playout::{run_playout, Cutoff};
@@ -37,7 +38,8 @@ struct Shared<'a> {
     /// Share of the budget before the early stop may fire: 0 when unused time is banked.
     early_stop_min_share: f64,
     cutoff: Option<Cutoff<'a>>,
-    /// Values the leaves playouts start from (`params.value_mix > 0`).
+    /// Values the leaves playouts start from (`params.value_mix > 0` or
+    /// `params.minimax_weight > 0`).
     leaf_evaluator: Option<&'a Evaluator>,
 }
 
@@ -68,6 +70,8 @@ fn reward(result: GameResult, player: Color) -> u32 {
 struct Ending {
     result: GameResult,
     leaf_value: Option<(Color, f64)>,
+    /// The result is the game's (a finished game or a proof), not a playout's.
+    exact: bool,
 }
 
 impl Ending {
@@ -75,6 +79,22 @@ impl Ending {
         Ending {
             result,
             leaf_value: None,
+            exact: true,
+        }
+    }
+
+    /// The leaf's value for `player`, the player of the descent's last edge: the evaluator's,
+    /// or the exact result when the descent ended on a finished game or a proof.
+    fn value_for(&self, player: Color) -> Option<f32> {
+        if !self.exact {
+            let (me, v) = self.leaf_value?;
+            let v = v.clamp(0.0, 1.0) as f32;
+            return Some(if me == player { v } else { 1.0 - v });
+        }
+        match self.result {
+            GameResult::Win(w) => Some(if w == player { 1.0 } else { 0.0 }),
+            GameResult::Draw => Some(0.5),
+            GameResult::Ongoing => None,
         }
     }
 
@@ -111,6 +131,7 @@ fn play_out<P: SearchPosition>(
     Ending {
         result: run_playout(pos, rng, stones, shared.cutoff.as_ref()),
         leaf_value,
+        exact: false,
     }
 }
 
@@ -150,7 +171,7 @@ impl<F: PositionFactory> Search<F> {
             leaf_evaluator: self
                 .evaluator
                 .as_deref()
-                .filter(|_| self.params.value_mix > 0.0),
+                .filter(|_| self.params.value_mix > 0.0 || self.params.minimax_weight > 0.0),
         };
         let seed = self
             .params
@@ -292,6 +313,12 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
             parent_block = Some(children);
             node = child;
         };
+        if params.minimax_weight > 0.0 {
+            let depth = path.len() - 1;
+            minimax::backup(tree, &path, ending.value_for(shared.mover(depth)), |d| {
+                shared.mover(d) == shared.mover(d + 1)
+            });
+        }
         let rewards = ending.rewards(params.value_mix);
         for (depth, &e) in path.iter().enumerate() {
             tree.edge(e)
@@ -383,7 +410,24 @@ mod tests {
         let valued = Ending {
             result: win,
             leaf_value: Some((Color::White, 0.75)),
+            exact: false,
         };
+        assert_eq!(valued.value_for(Color::White), Some(0.75));
+        assert_eq!(valued.value_for(Color::Black), Some(0.25));
+        assert_eq!(exact.value_for(Color::Black), Some(1.0));
+        let unvalued = Ending {
+            leaf_value: None,
+            ..Ending::exact(win)
+        };
+        assert_eq!(
+            Ending {
+                exact: false,
+                ..unvalued
+            }
+            .value_for(Color::Black),
+            None,
+            "a playout's result is no minimax value"
+        );
         assert_eq!(valued.rewards(0.0), [REWARD_UNIT, 0]);
         assert_eq!(valued.rewards(1.0), [REWARD_UNIT / 4, 3 * REWARD_UNIT / 4]);
         // λ = 0.5: White gets (0 + 0.75) / 2 = 0.375 of a win, rounded to a unit.
