@@ -148,29 +148,36 @@ pub(crate) fn earlier_siblings(
 /// be any the knowledge allows. Deeper nodes, where nearly all the edges are, are cut.
 pub(crate) const FULL_WIDTH_PLIES: usize = 2;
 
-/// Expands leaf `edge`, `depth` stones below the root, at position `pos` (children kept to
-/// `zone` when given, see [`child_list`]). False when another thread holds the claim or the
-/// tree is full (the caller then runs a playout from the leaf).
+/// What narrows a node's children besides the position: the stones a canonical pair order
+/// leaves out ([`earlier_siblings`]) and a defence zone (see [`child_list`]).
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Narrowing<'a> {
+    pub earlier: &'a [Point],
+    pub zone: Option<&'a CellSet>,
+}
+
+/// Expands leaf `edge`, `depth` stones below the root, at position `pos`. False when another
+/// thread holds the claim or the tree is full (the caller then runs a playout from the leaf).
 pub(crate) fn expand<P: SearchPosition>(
     tree: &Tree,
     params: &SearchParams,
     edge: u32,
     depth: usize,
     pos: &P,
-    earlier: &[Point],
-    zone: Option<&CellSet>,
+    narrowing: Narrowing,
     scratch: &mut ExpandScratch,
 ) -> bool {
     let node = tree.edge(edge);
     if !node.try_begin_expansion() {
         return false;
     }
+    let full_width = depth < FULL_WIDTH_PLIES;
     let set = child_list(
         pos,
         params,
-        earlier,
-        depth < FULL_WIDTH_PLIES,
-        zone,
+        narrowing.earlier,
+        full_width,
+        narrowing.zone,
         scratch,
     );
     let count = scratch.list.len() as u32;

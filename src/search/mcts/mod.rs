@@ -31,7 +31,7 @@ use super::common::{
 use crate::eval::Evaluator;
 use crate::rules::{Board, Point, Stage};
 use crate::tactics::{Solver, SolverLimits};
-use expand::{expand, ExpandScratch};
+use expand::{expand, ExpandScratch, Narrowing};
 use std::sync::Arc;
 use std::time::Instant;
 use tree::{Tree, ROOT};
@@ -177,8 +177,7 @@ impl<F: PositionFactory> Search<F> {
                 ROOT,
                 0,
                 &root_pos,
-                &[],
-                None,
+                Narrowing::default(),
                 &mut scratch,
             )
         {
@@ -190,8 +189,7 @@ impl<F: PositionFactory> Search<F> {
                 ROOT,
                 0,
                 &root_pos,
-                &[],
-                None,
+                Narrowing::default(),
                 &mut scratch,
             );
             assert!(expanded, "an empty tree has room for the root's children");

@@ -1,7 +1,7 @@
 //! The tree-parallel workers: descend with virtual loss, expand, play out, back up; the playout
 //! and time limits, the caller's observer (stop requests, progress) and the early stop.
 
-use super::expand::{earlier_siblings, expand, ExpandScratch};
+use super::expand::{earlier_siblings, expand, ExpandScratch, Narrowing};
 use super::minimax;
 use super::node::{Children, Expansion, Proof, MAX_VISITS, REWARD_UNIT};
 use super::outcome::root_children;
@@ -286,8 +286,10 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
                         node,
                         depth,
                         &pos,
-                        &earlier,
-                        zone.as_ref(),
+                        Narrowing {
+                            earlier: &earlier,
+                            zone: zone.as_ref(),
+                        },
                         &mut scratch,
                     ) {
                         break play_out(shared, &mut pos, &mut rng, &mut stones);
