@@ -805,6 +805,19 @@ impl PolicyBoard {
             * g.gamma(Group::Tactic, TACTIC_NONE)
     }
 
+    /// Tree-prior strength of every legal point (design.md A1; issue #15): the tree model's
+    /// when the weights have a tree section, else the playout weights. `out` is cleared first.
+    pub fn tree_strengths(&self, out: &mut Vec<(Point, f64)>) {
+        out.clear();
+        match self.gammas.tree() {
+            Some(tree) => {
+                let ctx = TurnContext::with_tactics(self.fb.patterns(), self.wins(), self.blocks());
+                tree.strengths(&self.fb, &ctx, out);
+            }
+            None => self.for_each_weight(|p, w| out.push((p, w))),
+        }
+    }
+
     /// Exact team strength (product of gammas, unquantised) of an empty `p`, as the trainer
     /// computes it: for checking that engine and trainer agree. [`PolicyBoard::weight`] is this
     /// times 2^24 divided by [`PolicyBoard::unit_strength`].
