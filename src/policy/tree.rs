@@ -23,6 +23,8 @@ pub struct TreeModel {
     codes: LineCodes,
     /// Per direction (`rules::DIRECTIONS` order): one gamma per pattern code.
     lines: [Vec<f64>; 4],
+    /// The groups' gammas in spec order (the hot loop's copy of `groups`).
+    tables: Vec<Vec<f64>>,
 }
 
 impl PartialEq for TreeModel {
@@ -69,10 +71,17 @@ impl TreeModel {
                 ));
             }
         }
+        let tables = groups
+            .spec()
+            .groups()
+            .iter()
+            .map(|&g| groups.group(g).to_vec())
+            .collect();
         Ok(TreeModel {
             groups,
             codes: LineCodes::new(length),
             lines,
+            tables,
         })
     }
 
@@ -113,8 +122,8 @@ impl TreeModel {
     pub fn strength(&self, fb: &FeatureBoard, ctx: &TurnContext, cell: usize) -> f64 {
         let team = fb.team(cell, ctx);
         let mut s = 1.0;
-        for &g in self.spec().groups() {
-            s *= self.groups.gamma(g, team[g.index()]);
+        for (&g, table) in self.spec().groups().iter().zip(&self.tables) {
+            s *= table[team[g.index()] as usize];
         }
         let pb = fb.patterns();
         for (dir, gammas) in self.lines.iter().enumerate() {

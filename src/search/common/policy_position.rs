@@ -45,8 +45,9 @@ impl SearchPosition for PolicyPosition {
     }
 
     /// The tree priors: the weights file's tree model when it has one (its strengths relative
-    /// to the strongest cell, so that f32 neither overflows nor loses a candidate), else the
-    /// playout weights.
+    /// to the strongest cell, so that f32 neither overflows nor loses a candidate; in a forced
+    /// position only the forced stones, the only children the search gives it), else the
+    /// playout weights of every legal point.
     fn candidates(&self, out: &mut Vec<(Point, f32)>) {
         out.clear();
         if self.0.gammas().tree().is_none() {
