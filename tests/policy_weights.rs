@@ -104,7 +104,10 @@ fn tree_weights_load_with_both_sections() {
         .fold((f64::MAX, 0.0f64), |(lo, hi), &x| (lo.min(x), hi.max(x)));
     assert!(hi > 10.0 * lo, "{lo} .. {hi}");
     // One-section files have no tree section: their priors are the playout gammas.
-    assert!(Gammas::load(&dir.join("default.weights")).unwrap().tree().is_none());
+    assert!(Gammas::load(&dir.join("default.weights"))
+        .unwrap()
+        .tree()
+        .is_none());
 }
 
 /// A damaged tree section is an error naming the file and what is wrong, never a panic.
@@ -118,9 +121,21 @@ fn bad_tree_sections_name_the_file_and_the_key() {
         format!("{body}checksum {:08x}\n", crc32fast::hash(body.as_bytes()))
     };
     for (name, content, problem) in [
-        ("lines.weights", text.replace("lines.1=6x4", "lines.7=6x4"), "tree lines"),
-        ("order.weights", text.replace("line 1 1458", "line 2 1458"), "line 2 1458"),
-        ("count.weights", text.replace("line 3 1458", "line 3 1457"), "line 3 1457"),
+        (
+            "lines.weights",
+            text.replace("lines.1=6x4", "lines.7=6x4"),
+            "tree lines",
+        ),
+        (
+            "order.weights",
+            text.replace("line 1 1458", "line 2 1458"),
+            "line 2 1458",
+        ),
+        (
+            "count.weights",
+            text.replace("line 3 1458", "line 3 1457"),
+            "line 3 1457",
+        ),
     ] {
         let path = dir.path().join(name);
         std::fs::write(&path, resum(&content)).unwrap();

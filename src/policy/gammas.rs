@@ -243,14 +243,22 @@ fn parse_tree_header(rest: &str) -> Result<(FeatureSpec, usize), String> {
     Ok((spec, length))
 }
 
+/// A tree section being read.
+struct TreeSection {
+    spec: FeatureSpec,
+    length: usize,
+    groups: Vec<Vec<f64>>,
+    lines: Vec<Vec<f64>>,
+}
+
 /// The payload reader: the playout section, then (version 2) the tree section.
 struct Sections {
     spec: FeatureSpec,
     two_sections: bool,
     source: String,
     playout: Vec<Vec<f64>>,
-    /// The tree section once its header is read: spec, line length, group gammas, lines.
-    tree: Option<(FeatureSpec, usize, Vec<Vec<f64>>, Vec<Vec<f64>>)>,
+    /// The tree section once its header is read.
+    tree: Option<TreeSection>,
     /// Where numbers go: the last `group` or `line` block opened.
     in_lines: bool,
 }
@@ -285,14 +293,19 @@ impl Sections {
                 if self.tree.is_some() {
                     return Err(at("a second tree section".into()));
                 }
-                self.check_complete(&self.playout, &self.spec, "playout", line_no)?;
+                Sections::complete(&self.playout, &self.spec, "playout", line_no)?;
                 let (spec, length) = parse_tree_header(rest.trim())
                     .map_err(|m| WrongSpec(format!("line {line_no}: {m}")))?;
-                self.tree = Some((spec, length, Vec::new(), Vec::new()));
+                self.tree = Some(TreeSection {
+                    spec,
+                    length,
+                    groups: Vec::new(),
+                    lines: Vec::new(),
+                });
                 self.in_lines = false;
             } else if let Some(rest) = line.strip_prefix("group ") {
                 let (spec, values) = match &mut self.tree {
-                    Some((spec, _, groups, lines)) if lines.is_empty() => (&*spec, groups),
+                    Some(t) if t.lines.is_empty() => (&t.spec, &mut t.groups),
                     Some(_) => return Err(at("a group after the tree's lines".into())),
                     None => (&self.spec, &mut self.playout),
                 };
@@ -309,26 +322,26 @@ impl Sections {
                 values.push(Vec::with_capacity(expected.size()));
                 self.in_lines = false;
             } else if let Some(rest) = line.strip_prefix("line ") {
-                let Some((spec, length, groups, lines)) = &mut self.tree else {
+                let Some(t) = &mut self.tree else {
                     return Err(at("`line` outside a tree section".into()));
                 };
-                if groups.len() != spec.groups().len() {
+                if t.groups.len() != t.spec.groups().len() {
                     return Err(at(format!(
                         "`line` after {} of the tree spec's {} groups",
-                        groups.len(),
-                        spec.groups().len()
+                        t.groups.len(),
+                        t.spec.groups().len()
                     )));
                 }
-                let wanted = format!("{} {}", lines.len(), line_values(*length));
-                if lines.len() == 4 || rest.trim() != wanted {
+                let wanted = format!("{} {}", t.lines.len(), line_values(t.length));
+                if t.lines.len() == 4 || rest.trim() != wanted {
                     return Err(at(format!("`line {rest}` where `line {wanted}` was due")));
                 }
-                lines.push(Vec::with_capacity(line_values(*length)));
+                t.lines.push(Vec::with_capacity(line_values(t.length)));
                 self.in_lines = true;
             } else {
                 let current = match &mut self.tree {
-                    Some((_, _, _, lines)) if self.in_lines => lines.last_mut(),
-                    Some((_, _, groups, _)) => groups.last_mut(),
+                    Some(t) if self.in_lines => t.lines.last_mut(),
+                    Some(t) => t.groups.last_mut(),
                     None => self.playout.last_mut(),
                 }
                 .ok_or_else(|| at("values before any group".into()))?;
@@ -356,7 +369,12 @@ impl Sections {
                 "a version-{FORMAT_VERSION} file without its tree section"
             ))),
             None => Ok(gammas),
-            Some((tspec, length, groups, lines)) => {
+            Some(TreeSection {
+                spec: tspec,
+                length,
+                groups,
+                lines,
+            }) => {
                 Sections::complete(&groups, &tspec, "tree", end)?;
                 if lines.len() != 4 {
                     return Err(Corrupt(format!(
@@ -371,16 +389,6 @@ impl Sections {
                 Ok(gammas.with_tree(tree))
             }
         }
-    }
-
-    fn check_complete(
-        &self,
-        values: &[Vec<f64>],
-        spec: &FeatureSpec,
-        what: &str,
-        line_no: usize,
-    ) -> Result<(), WeightsErrorKind> {
-        Sections::complete(values, spec, what, line_no)
     }
 
     fn complete(

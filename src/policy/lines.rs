@@ -129,7 +129,9 @@ mod tests {
         }
         // Next to stones the codes differ from the empty line's, and walls count at the edge.
         let next = Point::new(8, 9).index(19);
-        assert!((0..4).any(|d| line_code(fb.patterns().key(next, d), 6, to_move) % 729 != 0));
+        assert!(
+            (0..4).any(|d| !line_code(fb.patterns().key(next, d), 6, to_move).is_multiple_of(729))
+        );
         let edge = Point::new(0, 9).index(19);
         assert!((0..4).any(|d| line_code(empty.patterns().key(edge, d), 6, Color::Black) != 0));
     }
