@@ -59,3 +59,24 @@ fn bad_bench_files_are_errors_naming_them() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("/nonexistent/x.weights"), "{stderr}");
 }
+
+/// With the two-section weights (tree priors from `engine-config/tree.weights`, issue #15) one
+/// thread, the bench's seed and fixed playouts give the same search twice, and another search
+/// than the one-section weights: the tree section is what the priors use.
+#[test]
+fn tree_weights_search_is_deterministic_and_uses_the_tree_section() {
+    let signature = |weights: &str| {
+        let path = format!("{}/engine-config/{weights}", env!("CARGO_MANIFEST_DIR"));
+        let args = ["bench", "search", "--playouts", "150", "--weights", &path];
+        let out = liuzi(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {stderr}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let json: serde_json::Value =
+            serde_json::from_str(stdout.trim_end().lines().last().unwrap()).unwrap();
+        json["signature"].as_str().unwrap().to_string()
+    };
+    let tree = signature("tree.weights");
+    assert_eq!(tree, signature("tree.weights"));
+    assert_ne!(tree, signature("default.weights"));
+}

@@ -84,3 +84,62 @@ fn shipped_weights_load_with_their_specs() {
         assert!(g.source().contains("liuzi-train"), "{file}");
     }
 }
+
+/// The two-section weights (issue #15): playout gammas of the seven shipped groups, a tree-prior
+/// section of every group plus four raw length-6 line patterns, both trained.
+#[test]
+fn tree_weights_load_with_both_sections() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine-config");
+    let g = Gammas::load(&dir.join("tree.weights")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(g.spec(), &FeatureSpec::shipped());
+    let tree = g.tree().expect("a tree section");
+    assert_eq!(tree.spec(), &FeatureSpec::full());
+    assert_eq!(tree.line_length(), 6);
+    let t = tree.groups();
+    assert!(t.gamma(Group::Tactic, 2) > 100.0 * t.gamma(Group::Tactic, 0));
+    // The line patterns learnt something: their gammas are not all alike.
+    let line = tree.line(0);
+    let (lo, hi) = line
+        .iter()
+        .fold((f64::MAX, 0.0f64), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+    assert!(hi > 10.0 * lo, "{lo} .. {hi}");
+    // One-section files have no tree section: their priors are the playout gammas.
+    assert!(Gammas::load(&dir.join("default.weights"))
+        .unwrap()
+        .tree()
+        .is_none());
+}
+
+/// A damaged tree section is an error naming the file and what is wrong, never a panic.
+#[test]
+fn bad_tree_sections_name_the_file_and_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine-config/tree.weights");
+    let text = std::fs::read_to_string(src).unwrap();
+    let resum = |t: &str| {
+        let body = &t[..t.rfind("checksum ").unwrap()];
+        format!("{body}checksum {:08x}\n", crc32fast::hash(body.as_bytes()))
+    };
+    for (name, content, problem) in [
+        (
+            "lines.weights",
+            text.replace("lines.1=6x4", "lines.7=6x4"),
+            "tree lines",
+        ),
+        (
+            "order.weights",
+            text.replace("line 1 1458", "line 2 1458"),
+            "line 2 1458",
+        ),
+        (
+            "count.weights",
+            text.replace("line 3 1458", "line 3 1457"),
+            "line 3 1457",
+        ),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, resum(&content)).unwrap();
+        let msg = Gammas::load(&path).unwrap_err().to_string();
+        assert!(msg.contains(name) && msg.contains(problem), "{name}: {msg}");
+    }
+}

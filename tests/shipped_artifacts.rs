@@ -21,6 +21,14 @@ fn shipped_weights_rewrite_to_the_same_bytes() {
 }
 
 #[test]
+fn shipped_tree_weights_rewrite_to_the_same_bytes() {
+    let (path, bytes) = shipped("tree.weights");
+    let gammas = Gammas::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    assert!(gammas.tree().is_some());
+    assert!(gammas.to_text().as_bytes() == bytes.as_slice());
+}
+
+#[test]
 fn shipped_evaluator_rewrites_to_the_same_bytes() {
     let (path, bytes) = shipped("default.eval");
     let evaluator = Evaluator::load(&path).unwrap_or_else(|e| panic!("{e}"));

@@ -805,6 +805,37 @@ impl PolicyBoard {
             * g.gamma(Group::Tactic, TACTIC_NONE)
     }
 
+    /// Tree-prior strengths (design.md A1; issue #15): with a tree section, of the stones the
+    /// search gives a node as children — the winning points when there are any, else the
+    /// blocking points when there are any (design.md A2: a forced node has no other children),
+    /// else every legal point; without one, the playout weight of every legal point. `out` is
+    /// cleared first.
+    pub fn tree_strengths(&self, out: &mut Vec<(Point, f64)>) {
+        out.clear();
+        let Some(tree) = self.gammas.tree() else {
+            self.for_each_weight(|p, w| out.push((p, w)));
+            return;
+        };
+        let (wins, blocks) = (self.wins(), self.blocks());
+        let ctx = TurnContext::with_tactics(self.fb.patterns(), wins, blocks);
+        let size = self.board().size();
+        let forced = if !ctx.wins.is_empty() {
+            Some(&ctx.wins)
+        } else if !ctx.blocks.is_empty() {
+            Some(&ctx.blocks)
+        } else {
+            None
+        };
+        match forced {
+            Some(points) if !self.board().is_over() => {
+                for p in points.points(size) {
+                    out.push((p, tree.strength(&self.fb, &ctx, p.index(size))));
+                }
+            }
+            _ => tree.strengths(&self.fb, &ctx, out),
+        }
+    }
+
     /// Exact team strength (product of gammas, unquantised) of an empty `p`, as the trainer
     /// computes it: for checking that engine and trainer agree. [`PolicyBoard::weight`] is this
     /// times 2^24 divided by [`PolicyBoard::unit_strength`].

@@ -7,10 +7,13 @@
 mod board;
 pub mod features;
 mod gammas;
+pub mod lines;
 mod nearness;
 mod spec;
+mod tree;
 
 pub use board::PolicyBoard;
 pub use features::{FeatureBoard, Team, TurnContext};
-pub use gammas::{Gammas, WeightsError, WeightsErrorKind, FORMAT_VERSION};
+pub use gammas::{Gammas, WeightsError, WeightsErrorKind, FORMAT_VERSION, ONE_SECTION_VERSION};
 pub use spec::{FeatureSpec, Group};
+pub use tree::{TreeModel, TREE_LINE_LENGTHS};

@@ -18,7 +18,7 @@ run() {
     target/release/liuzi-train train \
         --games "$DATA/littlegolem-experts.games" --games "$DATA/nebula-human.games" \
         --max-games "$GAMES" --max-sweeps "$SWEEPS" --threads "$THREADS" --seed 1 \
-        --groups "$groups" --out "$OUT/$name.weights" > "$OUT/$name.log" 2>&1
+        --groups "$groups" --tree-lines 0 --out "$OUT/$name.weights" > "$OUT/$name.log" 2>&1
     jq -r --arg n "$name" '"| \($n) | \(.final_validation.mean_log_evidence*10000|round/10000) | \(.final_validation.top1*1000|round/10) | \(.final_validation.top5*1000|round/10) | \(.final_train.mean_log_evidence*10000|round/10000) | \(.sweeps|length) |"' \
         "$OUT/$name.weights.report.json"
 }

@@ -204,7 +204,9 @@ pub fn extract(
     extract_features(spec, games, threads, progress)
 }
 
-/// Competitions of every position of `games`, built on `threads` threads.
+/// Competitions of every position of `games`, built on `threads` threads. The games are cut
+/// into pieces (several per thread) extracted independently and joined in order, so the result
+/// does not depend on the thread count's timing and the join holds one piece extra at most.
 pub fn extract_features(
     features: &dyn FeatureSet,
     games: &[&GameRecord],
@@ -212,37 +214,42 @@ pub fn extract_features(
     progress: &ProgressBar,
 ) -> (Problem, usize) {
     let threads = threads.max(1);
-    let per = games.len().div_ceil(threads).max(1);
+    let per = games.len().div_ceil(threads * PIECES_PER_THREAD).max(1);
+    let pieces: Vec<&[&GameRecord]> = games.chunks(per).collect();
+    let done: Vec<std::sync::Mutex<Option<Problem>>> =
+        pieces.iter().map(|_| Default::default()).collect();
+    let next = AtomicUsize::new(0);
     let skipped = AtomicUsize::new(0);
     let sizes = features.sizes();
-    let parts: Vec<Problem> = std::thread::scope(|s| {
-        let handles: Vec<_> = games
-            .chunks(per)
-            .map(|chunk| {
-                let skipped = &skipped;
-                let sizes = &sizes;
-                s.spawn(move || {
-                    let mut p = Problem::new(sizes);
-                    skipped.fetch_add(
-                        extract_into(&mut p, features, chunk, progress),
-                        Ordering::Relaxed,
-                    );
-                    p
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("extraction worker panicked"))
-            .collect()
+    std::thread::scope(|s| {
+        for _ in 0..threads.min(pieces.len()) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(piece) = pieces.get(i) else { break };
+                let mut p = Problem::new(&sizes);
+                skipped.fetch_add(
+                    extract_into(&mut p, features, piece, progress),
+                    Ordering::Relaxed,
+                );
+                *done[i].lock().expect("extraction worker panicked") = Some(p);
+            });
+        }
     });
-    let mut all = Problem::new(&sizes);
-    for p in parts {
-        all.append(p);
-    }
+    let parts = done
+        .into_iter()
+        .map(|m| {
+            m.into_inner()
+                .expect("extraction worker panicked")
+                .expect("every piece extracted")
+        })
+        .collect();
+    let mut all = Problem::concat(&sizes, parts);
     all.seal();
     (all, skipped.into_inner())
 }
+
+/// Pieces of games per extraction thread: more pieces, a smaller peak when they are joined.
+const PIECES_PER_THREAD: usize = 8;
 
 /// Gammas of the spec's groups from a flat vector indexed like the problem's features.
 pub fn split_gammas(spec: &FeatureSpec, flat: &[f64]) -> Vec<Vec<f64>> {
@@ -262,4 +269,86 @@ pub fn flat_gammas(gammas: &liuzi::policy::Gammas) -> Vec<f64> {
         .iter()
         .flat_map(|&g| gammas.group(g).iter().copied())
         .collect()
+}
+
+/// The trainer's view of a tree-prior section (issue #15): its groups, then its four line
+/// patterns, each computed as the engine's [`liuzi::policy::TreeModel`] does.
+pub fn tree_features(tree: &liuzi::policy::TreeModel) -> Combined {
+    Combined(vec![
+        Box::new(tree.spec().clone()),
+        Box::new(crate::line_patterns::LinePatterns {
+            lengths: [tree.line_length(); 4],
+        }),
+    ])
+}
+
+/// A tree section's gammas indexed like [`tree_features`]' problems.
+pub fn flat_tree_gammas(tree: &liuzi::policy::TreeModel) -> Vec<f64> {
+    let mut flat = flat_gammas(tree.groups());
+    for dir in 0..4 {
+        flat.extend_from_slice(tree.line(dir));
+    }
+    flat
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use liuzi::policy::{FeatureSpec, Gammas, TreeModel};
+    use liuzi::rules::Point;
+    use rand::{Rng, SeedableRng};
+
+    /// The engine's tree strengths are the products of the gammas of the trainer's teams.
+    #[test]
+    fn engine_tree_strength_is_the_trainers_team_product() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+        let spec = FeatureSpec::full();
+        let mut random =
+            |n: usize| -> Vec<f64> { (0..n).map(|_| rng.gen_range(0.2..5.0)).collect() };
+        let groups: Vec<Vec<f64>> = spec.groups().iter().map(|g| random(g.size())).collect();
+        let lines: Vec<Vec<f64>> = (0..4)
+            .map(|_| random(liuzi::policy::lines::line_values(6)))
+            .collect();
+        let tree = TreeModel::new(Gammas::new(spec, groups, "t").unwrap(), 6, lines).unwrap();
+        let features = tree_features(&tree);
+        let flat = flat_tree_gammas(&tree);
+        let offsets: Vec<usize> = features
+            .sizes()
+            .iter()
+            .scan(0, |at, &s| {
+                let o = *at;
+                *at += s;
+                Some(o)
+            })
+            .collect();
+        let mut board = Board::standard();
+        let mut values = vec![0u32; offsets.len()];
+        for (i, &(c, r)) in [
+            (9, 9),
+            (10, 10),
+            (10, 8),
+            (8, 8),
+            (11, 11),
+            (12, 9),
+            (9, 12),
+        ]
+        .iter()
+        .enumerate()
+        {
+            let fb = FeatureBoard::new(&board);
+            let ctx = fb.context();
+            for p in board.legal_points() {
+                let cell = p.index(19);
+                features.team(&fb, &ctx, cell, &mut values);
+                let product: f64 = values
+                    .iter()
+                    .zip(&offsets)
+                    .map(|(&v, &o)| flat[o + v as usize])
+                    .product();
+                let engine = tree.strength(&fb, &ctx, cell);
+                assert!((engine / product - 1.0).abs() < 1e-12, "stone {i} {p:?}");
+            }
+            board.play(Point::new(c, r)).unwrap();
+        }
+    }
 }

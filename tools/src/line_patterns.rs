@@ -1,21 +1,13 @@
-//! The raw line patterns of the Connect6 Bradley-Terry paper, for reproducing its experiment
-//! (`liuzi-train paper`): one group per direction through the candidate stone, whose value is
-//! the exact contents of the `k` nearest cells of that line (3^k codes: empty, Black, White),
-//! times the colour to move (x2): 3^k * 2 values per direction.
-//!
-//! The stone's own cell (always empty) is not part of the pattern: a pattern of length `k` is
-//! the ceil(k/2) cells on the line's positive side and floor(k/2) on its negative side
-//! (lengths up to 10: the 20-bit line keys of [`liuzi::patterns`] see 5 cells each side).
-//! An off-board cell reads as a stone of the side not to move: it blocks the same way.
-//! Directions keep their own gammas (horizontal, vertical and the two diagonals are separate
-//! regions), as in the paper.
+//! The raw line patterns of the Connect6 Bradley-Terry paper as trainer feature sets
+//! (`liuzi-train paper`, and the tree-prior model of `liuzi-train train`): one group per
+//! direction through the candidate stone, whose value is the library's
+//! [`liuzi::policy::lines::line_code`] (the `k` nearest line cells, 3^k codes, times the colour
+//! to move). Directions keep their own gammas (horizontal, vertical and the two diagonals are
+//! separate regions), as in the paper.
 
 use crate::extract::FeatureSet;
+use liuzi::policy::lines::{line_code, line_values};
 use liuzi::policy::{FeatureBoard, TurnContext};
-use liuzi::rules::Color;
-
-/// Line cells each side a 20-bit key holds.
-const HALF: usize = 5;
 
 /// Four line patterns, one per direction, of the given lengths (2..=10).
 #[derive(Clone, Debug)]
@@ -39,30 +31,6 @@ impl LinePatterns {
     }
 
     pub const NAMES: [&'static str; 4] = ["l6", "l7", "l8", "l8l7"];
-
-    /// Code of the pattern of `length` in a line key, for `to_move`.
-    pub fn code(key: u32, length: usize, to_move: Color) -> u32 {
-        // Key slot of the cell `j` steps along the line: slots 0..5 are the negative side
-        // (slot 0 farthest), 5..10 the positive side (slot 5 nearest).
-        let positive = length.div_ceil(2);
-        let negative = length / 2;
-        let slots = (0..positive)
-            .map(|j| HALF + j)
-            .chain((0..negative).map(|j| HALF - 1 - j));
-        let wall = match to_move {
-            Color::Black => 2,
-            Color::White => 1,
-        };
-        let mut code = 0;
-        for slot in slots.rev() {
-            let state = match key >> (2 * slot) & 3 {
-                3 => wall,
-                s => s,
-            };
-            code = code * 3 + state;
-        }
-        code + (to_move.index() as u32) * 3u32.pow(length as u32)
-    }
 }
 
 impl FeatureSet for LinePatterns {
@@ -74,15 +42,12 @@ impl FeatureSet for LinePatterns {
     }
 
     fn sizes(&self) -> Vec<usize> {
-        self.lengths
-            .iter()
-            .map(|&k| 3usize.pow(k as u32) * 2)
-            .collect()
+        self.lengths.iter().map(|&k| line_values(k)).collect()
     }
 
     fn team(&self, fb: &FeatureBoard, ctx: &TurnContext, cell: usize, out: &mut [u32]) {
         for (dir, (slot, &k)) in out.iter_mut().zip(&self.lengths).enumerate() {
-            *slot = LinePatterns::code(fb.patterns().key(cell, dir), k, ctx.to_move);
+            *slot = line_code(fb.patterns().key(cell, dir), k, ctx.to_move);
         }
     }
 }
@@ -93,9 +58,8 @@ mod tests {
     use liuzi::rules::{Board, Point};
 
     #[test]
-    fn codes_are_in_range_and_read_the_line() {
+    fn every_set_gives_values_in_range() {
         let mut b = Board::standard();
-        // Black at (9,9), White at (10,9) and (11,9) ... candidates along row 9.
         for p in [(9, 9), (10, 9), (11, 9)] {
             b.play(Point::new(p.0, p.1)).unwrap();
         }
@@ -112,22 +76,5 @@ mod tests {
                 }
             }
         }
-        // An empty line in the middle of the board is code 0 (plus the colour offset).
-        let empty = FeatureBoard::new(&Board::standard());
-        let ctx0 = empty.context();
-        let mut out = [0u32; 4];
-        LinePatterns::named("l8").unwrap().team(
-            &empty,
-            &ctx0,
-            Point::new(9, 9).index(19),
-            &mut out,
-        );
-        assert_eq!(out, [0; 4]);
-        // Next to stones the codes differ from the empty line's, and walls count at the edge.
-        let lp = LinePatterns::named("l6").unwrap();
-        lp.team(&fb, &ctx, Point::new(8, 9).index(19), &mut out);
-        assert!(out.iter().any(|&v| v % 729 != 0));
-        lp.team(&empty, &ctx0, Point::new(0, 9).index(19), &mut out);
-        assert!(out.iter().any(|&v| v != 0), "walls at the edge");
     }
 }

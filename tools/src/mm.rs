@@ -78,6 +78,10 @@ impl fmt::Display for MmError {
 impl std::error::Error for MmError {}
 
 const NONE: u32 = u32::MAX;
+/// An empty slot of a stored team.
+const EMPTY: u16 = u16::MAX;
+/// Largest group a problem stores (values are kept as 16-bit indices within their group).
+pub const MAX_GROUP_SIZE: usize = EMPTY as usize;
 
 /// Features, interned teams and competitions. Build with [`Problem::new`], [`Problem::team`] and
 /// [`Problem::add`].
@@ -85,8 +89,9 @@ const NONE: u32 = u32::MAX;
 pub struct Problem {
     groups: Vec<Range<u32>>,
     n_features: u32,
-    /// Per team, one slot per group: the member of that group, or `NONE`.
-    slots: Vec<u32>,
+    /// Per team, one slot per group: the member's index within that group, or `EMPTY` (16 bits:
+    /// teams are most of a large problem's memory).
+    slots: Vec<u16>,
     intern: HashMap<Vec<u32>, u32>,
     starts: Vec<u64>,
     winners: Vec<u32>,
@@ -96,11 +101,13 @@ pub struct Problem {
 }
 
 impl Problem {
-    /// A problem whose group `g` holds `sizes[g]` features, numbered consecutively.
+    /// A problem whose group `g` holds `sizes[g]` features, numbered consecutively. Groups hold
+    /// fewer than [`MAX_GROUP_SIZE`] features (callers check; larger is a bug).
     pub fn new(sizes: &[usize]) -> Problem {
         let mut groups = Vec::new();
         let mut next = 0u32;
         for &s in sizes {
+            assert!(s < MAX_GROUP_SIZE, "a group of {s} features");
             groups.push(next..next + s as u32);
             next += s as u32;
         }
@@ -134,7 +141,7 @@ impl Problem {
 
     /// Bytes held by the problem's arrays (for the memory report).
     pub fn heap_bytes(&self) -> usize {
-        self.slots.len() * 4
+        self.slots.len() * 2
             + self.starts.len() * 8
             + self.winners.len() * 8
             + self.entry_team.len() * 6
@@ -157,8 +164,7 @@ impl Problem {
         if let Some(&id) = self.intern.get(&slots) {
             return Ok(id);
         }
-        let id = self.n_teams() as u32;
-        self.slots.extend_from_slice(&slots);
+        let id = self.push_team(&slots);
         self.intern.insert(slots, id);
         Ok(id)
     }
@@ -168,8 +174,9 @@ impl Problem {
         let g = self.groups.len();
         self.slots[t as usize * g..(t as usize + 1) * g]
             .iter()
-            .copied()
-            .filter(|&m| m != NONE)
+            .zip(&self.groups)
+            .filter(|(&m, _)| m != EMPTY)
+            .map(|(&m, r)| r.start + m as u32)
     }
 
     /// Adds a competition: `participants` as (team, multiplicity), the winner among them.
@@ -206,8 +213,32 @@ impl Problem {
             .zip(&self.groups)
             .all(|(&m, r)| m == NONE || r.contains(&m)));
         let id = self.n_teams() as u32;
-        self.slots.extend_from_slice(slots);
+        self.slots
+            .extend(slots.iter().zip(&self.groups).map(|(&m, r)| {
+                if m == NONE {
+                    EMPTY
+                } else {
+                    (m - r.start) as u16
+                }
+            }));
         id
+    }
+
+    /// Joins problems with the same groups, in order (teams are not merged). Each part is freed
+    /// as soon as it is copied: the peak is the whole plus one part, not twice the whole.
+    pub fn concat(sizes: &[usize], parts: Vec<Problem>) -> Problem {
+        let mut all = Problem::new(sizes);
+        let sum = |f: fn(&Problem) -> usize| parts.iter().map(f).sum::<usize>();
+        all.slots.reserve_exact(sum(|p| p.slots.len()));
+        all.entry_team.reserve_exact(sum(|p| p.entry_team.len()));
+        all.entry_mult.reserve_exact(sum(|p| p.entry_mult.len()));
+        all.starts.reserve_exact(sum(|p| p.winners.len()));
+        all.winners.reserve_exact(sum(|p| p.winners.len()));
+        all.weights.reserve_exact(sum(|p| p.weights.len()));
+        for p in parts {
+            all.append(p);
+        }
+        all
     }
 
     /// Moves `other`'s teams and competitions (same groups) into this problem. Teams are not
@@ -250,13 +281,19 @@ impl Problem {
         let g = self.groups.len();
         self.slots
             .chunks(g.max(1))
-            .map(|s| {
-                s.iter()
-                    .filter(|&&m| m != NONE)
-                    .map(|&m| gammas[m as usize])
-                    .product()
-            })
+            .map(|s| self.strength(s, gammas))
             .collect()
+    }
+
+    /// Product of the gammas of one team's slots.
+    #[inline]
+    fn strength(&self, slots: &[u16], gammas: &[f64]) -> f64 {
+        slots
+            .iter()
+            .zip(&self.groups)
+            .filter(|(&m, _)| m != EMPTY)
+            .map(|(&m, r)| gammas[(r.start + m as u32) as usize])
+            .product()
     }
 
     /// Splits the competitions into `threads` contiguous chunks.
@@ -329,28 +366,10 @@ impl Problem {
         let range = self.groups[group].clone();
         let len = range.len();
         let g = self.groups.len();
-        // Per team: its strength and its member of `group` (local index, or NONE), side by side so
-        // that each entry costs one random memory access.
-        let teams: Vec<(f64, u32)> = self
-            .slots
-            .chunks(g.max(1))
-            .map(|s| {
-                let strength = s
-                    .iter()
-                    .filter(|&&m| m != NONE)
-                    .map(|&m| gammas[m as usize])
-                    .product();
-                let member = s[group];
-                (
-                    strength,
-                    if member == NONE {
-                        NONE
-                    } else {
-                        member - range.start
-                    },
-                )
-            })
-            .collect();
+        // Per team: its strength (the member of `group` is read from the slots beside it: 8
+        // bytes a team rather than 16, teams being most of a large problem's memory).
+        let strengths = self.strengths(gammas);
+        let slots = &self.slots[..];
         let inverse: Vec<f64> = gammas[range.start as usize..range.end as usize]
             .iter()
             .map(|g| 1.0 / g)
@@ -365,14 +384,15 @@ impl Problem {
                 let mults = &self.entry_mult[lo..hi];
                 let mut e = 0.0;
                 for (&t, &m) in ids.iter().zip(mults) {
-                    e += m as f64 * teams[t as usize].0;
+                    e += m as f64 * strengths[t as usize];
                 }
                 let w = self.weights[j] as f64;
-                ll += w * (teams[self.winners[j] as usize].0 / e).ln();
+                ll += w * (strengths[self.winners[j] as usize] / e).ln();
                 let scale = w / e;
                 for (&t, &m) in ids.iter().zip(mults) {
-                    let (strength, v) = teams[t as usize];
-                    if v != NONE {
+                    let v = slots[t as usize * g + group];
+                    if v != EMPTY {
+                        let strength = strengths[t as usize];
                         acc[v as usize] += scale * m as f64 * strength * inverse[v as usize];
                     }
                 }

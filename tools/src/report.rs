@@ -73,7 +73,22 @@ pub struct TrainReport {
     pub uniform_validation: Quality,
     pub final_validation: Quality,
     pub final_train: Quality,
+    /// Every iteration; with a tree section, the playout section's first, then the tree's.
     pub sweeps: Vec<SweepRecord>,
+    /// With a tree section (issue #15): the playout section, fitted first on the same
+    /// positions (the tree's extra groups held at 1); the fields above are then the tree's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub playout_section: Option<SectionReport>,
+}
+
+/// One section of a two-section weights file.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SectionReport {
+    pub spec: String,
+    pub sweeps: usize,
+    pub fit_seconds: f64,
+    pub final_validation: Quality,
+    pub final_train: Quality,
 }
 
 /// Peak resident memory of this process in MiB (Linux `VmHWM`), 0 where unknown.

@@ -76,10 +76,15 @@ fn train_eval_and_mm_round_trip() {
     ]);
     let w = liuzi::policy::Gammas::load(Path::new(&p("w.weights"))).unwrap();
     assert_eq!(w.spec().groups().len(), 3);
+    // By default a tree-prior section too (issue #15): every group and length-6 line patterns.
+    let tree = w.tree().expect("a tree section");
+    assert_eq!(tree.spec(), &liuzi::policy::FeatureSpec::full());
+    assert_eq!(tree.line_length(), 6);
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(p("w.weights.report.json")).unwrap())
             .unwrap();
     assert!(!report["sweeps"].as_array().unwrap().is_empty());
+    assert!(report["playout_section"]["final_validation"]["mean_log_evidence"].is_number());
     assert!(std::fs::read_to_string(p("w.weights.curve.svg"))
         .unwrap()
         .starts_with("<svg"));
@@ -94,10 +99,13 @@ fn train_eval_and_mm_round_trip() {
     for key in ["positions", "mean_log_evidence", "top1", "top5"] {
         assert!(eval[key].is_number(), "{key} missing: {eval}");
     }
-    assert!(
-        eval["mean_log_evidence"].as_f64().unwrap()
-            > eval["uniform_mean_log_evidence"].as_f64().unwrap()
-    );
+    // `mean_log_evidence` is the tree priors'; the playout section's is beside it.
+    for key in ["mean_log_evidence", "playout_mean_log_evidence"] {
+        assert!(
+            eval[key].as_f64().unwrap() > eval["uniform_mean_log_evidence"].as_f64().unwrap(),
+            "{key}: {eval}"
+        );
+    }
 
     run(&[
         "export-mm",
@@ -137,7 +145,7 @@ fn train_eval_and_mm_round_trip() {
     // Both fits maximise the same posterior on (nearly) the same data: the mm fit sees every
     // position, the trainer 90% of them, so they agree loosely on this tiny set.
     let a = via_mm["mean_log_evidence"].as_f64().unwrap();
-    let b = eval["mean_log_evidence"].as_f64().unwrap();
+    let b = eval["playout_mean_log_evidence"].as_f64().unwrap();
     assert!((a - b).abs() < 0.5, "{a} vs {b}");
 }
 
@@ -159,6 +167,55 @@ fn bad_inputs_fail_with_a_message() {
         err.contains("x.weights") && err.contains("missing"),
         "{err}"
     );
+}
+
+/// `--tree-lines 0` writes a one-section (version 1) file; a tree section without the playout
+/// groups, or with patterns too long for the engine's tables, is refused before any work.
+#[test]
+fn tree_section_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    write_games(Path::new(&p("g.games")), 12);
+    let (games, one_out, bad_out) = (p("g.games"), p("one.weights"), p("bad.weights"));
+    let base = [
+        "train",
+        "--games",
+        &games,
+        "--threads",
+        "1",
+        "--max-sweeps",
+        "2",
+    ];
+    let mut one = base.to_vec();
+    one.extend([
+        "--tree-lines",
+        "0",
+        "--groups",
+        "own4,tactic",
+        "--out",
+        &one_out,
+    ]);
+    run(&one);
+    let text = std::fs::read_to_string(p("one.weights")).unwrap();
+    assert!(text.starts_with("liuzi-weights 1\n"), "{}", &text[..40]);
+    for (extra, says) in [
+        (["--tree-lines", "9"].as_slice(), "--tree-lines 9"),
+        (
+            ["--groups", "own4,cross", "--tree-groups", "own4,tactic"].as_slice(),
+            "--tree-groups",
+        ),
+    ] {
+        let mut args = base.to_vec();
+        args.extend(extra);
+        args.extend(["--out", &bad_out]);
+        let out = Command::new(BIN).args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && err.contains(says),
+            "{extra:?}: {err}"
+        );
+        assert!(!Path::new(&bad_out).exists());
+    }
 }
 
 #[test]

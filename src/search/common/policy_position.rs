@@ -7,15 +7,17 @@ use crate::patterns::PatternBoard;
 use crate::policy::{Gammas, PolicyBoard, WeightsError};
 use crate::rules::{Board, Point};
 use rand::Rng;
+use std::cell::RefCell;
 use std::path::Path;
 use std::sync::Arc;
 
-/// A [`PolicyBoard`] seen by the search, with the way its playouts draw free stones.
-pub struct PolicyPosition(PolicyBoard, PlayoutPolicy);
+/// A [`PolicyBoard`] seen by the search, with the way its playouts draw free stones, and a
+/// buffer for the tree priors.
+pub struct PolicyPosition(PolicyBoard, PlayoutPolicy, RefCell<Vec<(Point, f64)>>);
 
 impl Clone for PolicyPosition {
     fn clone(&self) -> Self {
-        PolicyPosition(self.0.clone(), self.1)
+        PolicyPosition(self.0.clone(), self.1, RefCell::default())
     }
 
     /// The search restores its position after every playout: reuse the buffers.
@@ -42,9 +44,27 @@ impl SearchPosition for PolicyPosition {
             .expect("the search only plays empty points of ongoing games");
     }
 
+    /// The tree priors: the weights file's tree model when it has one (its strengths relative
+    /// to the strongest cell, so that f32 neither overflows nor loses a candidate; in a forced
+    /// position only the forced stones, the only children the search gives it), else the
+    /// playout weights of every legal point.
     fn candidates(&self, out: &mut Vec<(Point, f32)>) {
         out.clear();
-        self.0.for_each_weight(|p, w| out.push((p, w as f32)));
+        if self.0.gammas().tree().is_none() {
+            self.0.for_each_weight(|p, w| out.push((p, w as f32)));
+            return;
+        }
+        let mut strengths = self.2.borrow_mut();
+        self.0.tree_strengths(&mut strengths);
+        let max = strengths
+            .iter()
+            .map(|c| c.1)
+            .fold(f64::MIN_POSITIVE, f64::max);
+        out.extend(
+            strengths
+                .iter()
+                .map(|&(p, s)| (p, ((s / max) as f32).max(f32::MIN_POSITIVE))),
+        );
     }
 
     fn winning_points(&self, out: &mut Vec<Point>) {
@@ -137,6 +157,7 @@ impl PositionFactory for PolicyFactory {
         PolicyPosition(
             PolicyBoard::new(board, Arc::clone(&self.gammas)),
             self.playouts,
+            RefCell::default(),
         )
     }
 

@@ -4,16 +4,20 @@
 use anyhow_like::{fail, Result};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use liuzi::policy::{FeatureSpec, Gammas, Group};
+use liuzi::policy::lines::line_values;
+use liuzi::policy::{FeatureSpec, Gammas, Group, TreeModel, TREE_LINE_LENGTHS};
 use liuzi::records::GameRecord;
 use liuzi_tools::candidates::Candidate;
 use liuzi_tools::extract::{
     empty_problem, extract, extract_features, flat_gammas, split_gammas, Combined, FeatureSet,
 };
+use liuzi_tools::extract::{flat_tree_gammas, tree_features};
 use liuzi_tools::line_patterns::LinePatterns;
 use liuzi_tools::mm::{self, FitOptions, Prior, Schedule};
 use liuzi_tools::report::file_names;
-use liuzi_tools::report::{learning_curve_svg, peak_memory_mib, Quality, SweepRecord, TrainReport};
+use liuzi_tools::report::{
+    learning_curve_svg, peak_memory_mib, Quality, SectionReport, SweepRecord, TrainReport,
+};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -113,10 +117,21 @@ struct DataArgs {
 struct TrainArgs {
     #[command(flatten)]
     data: DataArgs,
-    /// Feature groups to fit, comma-separated (default: all). Names: own4, opp4, nearest, edge,
-    /// stage, lastopp, tactic, cross.
+    /// Feature groups of the playout section, comma-separated (default: all). Names: own4,
+    /// opp4, nearest, edge, stage, lastopp, tactic, cross.
     #[arg(long, value_delimiter = ',')]
     groups: Option<Vec<String>>,
+    /// Length of the raw line patterns of the tree-prior section (2..=7); 0: no tree section
+    /// (a one-section, version-1 file).
+    #[arg(long, default_value_t = 6)]
+    tree_lines: usize,
+    /// Feature groups of the tree-prior section (default: all); must include the playout
+    /// section's.
+    #[arg(long, value_delimiter = ',')]
+    tree_groups: Option<Vec<String>>,
+    /// Iterations of the tree section's fit, which starts from the playout section's gammas.
+    #[arg(long, default_value_t = 8)]
+    tree_sweeps: usize,
     /// Seed of the train/validation split (by game).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -243,6 +258,8 @@ struct FitPlan<'a> {
     /// Fraction of the games (by game, after the seeded shuffle) held out.
     held_out: f64,
     options: FitOptions,
+    /// Starting gammas (default: all 1).
+    start: Option<Vec<f64>>,
 }
 
 /// Reads, shuffles and splits the games, extracts both sets with `features`, fits by MM with
@@ -303,8 +320,12 @@ fn fit_and_report(features: &dyn FeatureSet, plan: &FitPlan) -> Result<(Vec<f64>
         ));
     }
 
-    let mut gammas = vec![1.0; train_set.n_features()];
-    let uniform = Quality::from_metrics(&val_set.evaluate(&gammas, threads));
+    let uniform =
+        Quality::from_metrics(&val_set.evaluate(&vec![1.0; val_set.n_features()], threads));
+    let mut gammas = match &plan.start {
+        Some(start) => start.clone(),
+        None => vec![1.0; train_set.n_features()],
+    };
     let t = Instant::now();
     let progress = bar(plan.options.max_sweeps, "fitting");
     let mut sweeps = Vec::new();
@@ -364,6 +385,7 @@ fn fit_and_report(features: &dyn FeatureSet, plan: &FitPlan) -> Result<(Vec<f64>
         final_validation,
         final_train,
         sweeps,
+        playout_section: None,
     };
     eprintln!(
         "held out: mean log-evidence {:.4} (uniform {:.4}), top-1 {:.4}, top-5 {:.4}; {} sweeps, {:.0}s total, peak {:.0} MiB",
@@ -380,33 +402,42 @@ fn fit_and_report(features: &dyn FeatureSet, plan: &FitPlan) -> Result<(Vec<f64>
 
 fn train(args: TrainArgs) -> Result<()> {
     let spec = parse_spec(&args.groups)?;
-    let plan = FitPlan {
-        data: &args.data,
-        seed: args.seed,
-        held_out: args.validation,
-        options: FitOptions {
-            max_sweeps: args.max_sweeps,
-            tolerance: args.tolerance,
-            threads: threads(args.data.threads),
-            check_every_group: false,
-            schedule: if args.cyclic {
-                Schedule::Cyclic
-            } else {
-                Schedule::Greedy
-            },
+    let options = FitOptions {
+        max_sweeps: args.max_sweeps,
+        tolerance: args.tolerance,
+        threads: threads(args.data.threads),
+        check_every_group: false,
+        schedule: if args.cyclic {
+            Schedule::Cyclic
+        } else {
+            Schedule::Greedy
         },
     };
-    let (gammas, report) = fit_and_report(&spec, &plan)?;
-    let source = format!(
-        "liuzi-train {} on {} ({} training games, seed {}, validation {}); command: {}",
-        env!("CARGO_PKG_VERSION"),
-        file_names(&args.data.games),
-        report.games_train,
-        args.seed,
-        args.validation,
-        command_line()
-    );
-    let weights = Gammas::new(spec.clone(), split_gammas(&spec, &gammas), &source)?;
+    let source = |report: &TrainReport| {
+        format!(
+            "liuzi-train {} on {} ({} training games, seed {}, validation {}); command: {}",
+            env!("CARGO_PKG_VERSION"),
+            file_names(&args.data.games),
+            report.games_train,
+            args.seed,
+            args.validation,
+            command_line()
+        )
+    };
+    let (weights, report) = if args.tree_lines == 0 {
+        let plan = FitPlan {
+            data: &args.data,
+            seed: args.seed,
+            held_out: args.validation,
+            options,
+            start: None,
+        };
+        let (gammas, report) = fit_and_report(&spec, &plan)?;
+        let weights = Gammas::new(spec.clone(), split_gammas(&spec, &gammas), &source(&report))?;
+        (weights, report)
+    } else {
+        train_two_sections(&args, spec, options, source)?
+    };
     let report_path = args
         .report
         .unwrap_or_else(|| with_extension(&args.out, ".report.json"));
@@ -429,6 +460,89 @@ fn train(args: TrainArgs) -> Result<()> {
         plot_path.display()
     );
     Ok(())
+}
+
+/// The playout section, then the tree-prior section (issue #15) from the playout section's
+/// gammas (the tree's other groups and line patterns from 1), fitted jointly on the same split.
+/// Two extractions: the playout groups alone make a problem several times smaller and faster
+/// to fit, whose likelihood is exactly the tree problem's with the extra gammas at 1.
+fn train_two_sections(
+    args: &TrainArgs,
+    spec: FeatureSpec,
+    options: FitOptions,
+    source: impl Fn(&TrainReport) -> String,
+) -> Result<(Gammas, TrainReport)> {
+    let length = args.tree_lines;
+    if !TREE_LINE_LENGTHS.contains(&length) {
+        return fail(format!(
+            "--tree-lines {length}: the tree section takes line patterns of length {}..={} (0: none)",
+            TREE_LINE_LENGTHS.start(),
+            TREE_LINE_LENGTHS.end()
+        ));
+    }
+    let tree_spec = parse_spec(&args.tree_groups)?;
+    if !spec.groups().iter().all(|&g| tree_spec.contains(g)) {
+        return fail(format!(
+            "--tree-groups must include every playout group (--groups): the tree section is \
+             fitted from the playout section's gammas ({} vs {})",
+            tree_spec.id(),
+            spec.id()
+        ));
+    }
+    let plan = |options: FitOptions, start: Option<Vec<f64>>| FitPlan {
+        data: &args.data,
+        seed: args.seed,
+        held_out: args.validation,
+        options,
+        start,
+    };
+    eprintln!("playout section: {}", spec.id());
+    let tree_sweeps = FitOptions {
+        max_sweeps: args.tree_sweeps,
+        ..options.clone()
+    };
+    let (playout, playout_report) = fit_and_report(&spec, &plan(options, None))?;
+    let playout_values = split_gammas(&spec, &playout);
+
+    let uniform = TreeModel::uniform(tree_spec.clone(), length);
+    let features = tree_features(&uniform);
+    let mut start = flat_tree_gammas(&uniform);
+    let offsets = liuzi_tools::extract::offsets(&tree_spec);
+    for (g, values) in spec.groups().iter().zip(&playout_values) {
+        let k = tree_spec
+            .groups()
+            .iter()
+            .position(|t| t == g)
+            .expect("checked");
+        let o = offsets[k] as usize;
+        start[o..o + values.len()].copy_from_slice(values);
+    }
+    eprintln!("tree section: {}", features.id());
+    let (tree, mut report) = fit_and_report(&features, &plan(tree_sweeps, Some(start)))?;
+
+    let text = source(&report);
+    let group_end: usize = tree_spec.groups().iter().map(|g| g.size()).sum();
+    let tree_groups = Gammas::new(
+        tree_spec.clone(),
+        split_gammas(&tree_spec, &tree[..group_end]),
+        &text,
+    )?;
+    let per_line = line_values(length);
+    let lines: Vec<Vec<f64>> = (0..4)
+        .map(|d| tree[group_end + d * per_line..group_end + (d + 1) * per_line].to_vec())
+        .collect();
+    let tree_model = TreeModel::new(tree_groups, length, lines)?;
+    let weights = Gammas::new(spec, playout_values, &text)?.with_tree(tree_model);
+    report.total_seconds += playout_report.total_seconds;
+    report.peak_memory_mib = peak_memory_mib();
+    report.playout_section = Some(SectionReport {
+        spec: playout_report.spec,
+        sweeps: playout_report.sweeps.len(),
+        fit_seconds: playout_report.fit_seconds,
+        final_validation: playout_report.final_validation,
+        final_train: playout_report.final_train,
+    });
+    Ok((weights, report))
 }
 
 /// A feature set by name: `l6`, `l7`, `l8`, `l8l7` (the paper's), `ours` (the engine's full
@@ -476,6 +590,7 @@ fn paper(args: PaperArgs) -> Result<()> {
             check_every_group: false,
             schedule: Schedule::Cyclic,
         },
+        start: None,
     };
     let (_, report) = fit_and_report(&*features, &plan)?;
     println!("iteration train_mean_log_likelihood test_mean_log_evidence test_top1 test_top5");
@@ -590,6 +705,20 @@ fn eval(args: EvalArgs) -> Result<()> {
     }
     let fitted = Quality::from_metrics(&set.evaluate(&flat_gammas(&weights), threads));
     let uniform = Quality::from_metrics(&set.evaluate(&vec![1.0; set.n_features()], threads));
+    drop(set);
+    // The tree-prior section, on the same positions with its own features.
+    let tree = match weights.tree() {
+        None => None,
+        Some(tree) => {
+            let features = tree_features(tree);
+            let progress = bar(refs.len(), "tree");
+            let (set, _) = extract_features(&features, &refs, threads, &progress);
+            progress.finish_and_clear();
+            Some(Quality::from_metrics(
+                &set.evaluate(&flat_tree_gammas(tree), threads),
+            ))
+        }
+    };
     eprintln!(
         "{}: {} games ({} skipped), {} positions; weights loaded in {:.1} ms, first policy board \
          (with the shape tables) ready after {:.1} ms",
@@ -604,13 +733,28 @@ fn eval(args: EvalArgs) -> Result<()> {
         "uniform: mean log-evidence {:.4}, top-1 {:.4}, top-5 {:.4}",
         uniform.mean_log_evidence, uniform.top1, uniform.top5
     );
+    eprintln!(
+        "playout section: mean log-evidence {:.4}, top-1 {:.4}, top-5 {:.4}",
+        fitted.mean_log_evidence, fitted.top1, fitted.top5
+    );
+    if let Some(t) = &tree {
+        eprintln!(
+            "tree section: mean log-evidence {:.4}, top-1 {:.4}, top-5 {:.4}",
+            t.mean_log_evidence, t.top1, t.top5
+        );
+    }
+    // `mean_log_evidence`, `top1`, `top5`: the tree priors (the tree section, else the only one).
+    let prior = tree.unwrap_or(fitted);
     let line = serde_json::json!({
         "weights": args.weights.display().to_string(),
         "games": games.len(),
         "positions": fitted.positions,
-        "mean_log_evidence": fitted.mean_log_evidence,
-        "top1": fitted.top1,
-        "top5": fitted.top5,
+        "mean_log_evidence": prior.mean_log_evidence,
+        "top1": prior.top1,
+        "top5": prior.top5,
+        "playout_mean_log_evidence": fitted.mean_log_evidence,
+        "playout_top1": fitted.top1,
+        "playout_top5": fitted.top5,
         "uniform_mean_log_evidence": uniform.mean_log_evidence,
         "uniform_top1": uniform.top1,
         "uniform_top5": uniform.top5,

@@ -124,6 +124,12 @@ fn check_connected(set: &GameSet) -> Result<(), String> {
 /// which leaves the likelihood unchanged and keeps the problem at most n^2 competitions.
 fn fit_gammas(set: &GameSet, prior_games: f64) -> Result<Vec<f64>, String> {
     let n = set.names.len();
+    if n >= mm::MAX_GROUP_SIZE {
+        return Err(format!(
+            "{n} players: the MM core rates fewer than {}",
+            mm::MAX_GROUP_SIZE
+        ));
+    }
     let mut problem = mm::Problem::new(&[n]);
     let teams: Vec<u32> = (0..n as u32)
         .map(|i| problem.team(&[i]).map_err(|e| e.to_string()))

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Issue #15: the two-section weights (engine-config/tree.weights: tree priors from the groups +
+# raw length-6 line patterns, playouts from the seven shipped groups) against the one-section
+# weights they extend (the shipped engine-config/default.weights of commit 7c91927), same binary,
+# equal time: 0.9 s a turn (0.45 s a stone) through GTP, one thread each, colour-swapped pairs
+# on random 3-turn openings, one game at a time. Rerun to resume.
+# Results: experiments/knowledge/tree-vs-playout.{jsonl,txt}.
+# Usage: experiments/knowledge/tree-run.sh [GAMES] [SEED]
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+games="${1:-200}"; seed="${2:-15}"
+work="$root/target/tree-run"
+mkdir -p "$work/bin"
+# Release binaries and both weights, copied so that rebuilding or retraining during a long run
+# does not change the players.
+if [ ! -x "$work/bin/liuzi" ]; then
+  (cd "$root" && cargo build --release --quiet -p liuzi --bin liuzi -p liuzi-tools --bin liuzi-match)
+  cp "$root/target/release/liuzi" "$root/target/release/liuzi-match" "$work/bin/"
+  cp "$root/engine-config/tree.weights" "$work/new.weights"
+  (cd "$root" && git show 7c91927:engine-config/default.weights) > "$work/old.weights"
+fi
+results="$here/tree-vs-playout.jsonl"
+resume=()
+if [ -s "$results" ]; then resume=(--resume); echo "resuming $results"; fi
+"$work/bin/liuzi-match" \
+  --engine "name=tree-weights st=0.9 cmd='$work/bin/liuzi --config $root/engine-config/default.toml --weights $work/new.weights gtp --threads 1'" \
+  --engine "name=old-weights st=0.9 cmd='$work/bin/liuzi --config $root/engine-config/default.toml --weights $work/old.weights gtp --threads 1'" \
+  --games "$games" --random-openings --seed "$seed" --concurrency 1 \
+  --results "$results" --event tree-vs-playout \
+  "${resume[@]}" | tee -a "$here/tree-vs-playout.txt"
