@@ -18,11 +18,13 @@ fn params(playouts: u64) -> SearchParams {
 }
 
 /// For the early-stop tests on `white_live_four`: without the tree's defence zones, whose
-/// exact view makes the two orders of the one blocking pair tie (so nothing ever settles), one
-/// order draws ahead and the stop can be seen.
+/// exact view makes the two orders of the one blocking pair tie (so nothing ever settles), and
+/// with the strong prior bias of before (C_BT 2.0), one order draws ahead and the stop can be
+/// seen.
 fn settling_params(playouts: u64) -> SearchParams {
     let mut p = params(playouts);
     p.tactics.solver_tree_defence = false;
+    p.prior_weight = 2.0;
     p
 }
 
