@@ -10,15 +10,10 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 games="${1:-200}"; seed="${2:-17}"
 work="$root/target/clock-run"
-mkdir -p "$work/bin"
-# Release binaries, copied so that rebuilding during a long run does not change the players.
-if [ ! -x "$work/bin/liuzi" ]; then
-  (cd "$root" && cargo build --release --quiet -p liuzi --bin liuzi -p liuzi-tools --bin liuzi-match)
-  cp "$root/target/release/liuzi" "$root/target/release/liuzi-match" "$work/bin/"
-fi
+source "$here/../players.sh"
+freeze_players "$root" "$work" || true
 results="$here/new-vs-old.jsonl"
-resume=()
-if [ -s "$results" ]; then resume=(--resume); echo "resuming $results"; fi
+resume_flag "$results"
 "$work/bin/liuzi-match" \
   --engine "name=new st=1 cmd='$work/bin/liuzi --config $root/engine-config/default.toml gtp --threads 1 -v'" \
   --engine "name=old st=1 cmd='$work/bin/liuzi --config $here/old.toml gtp --threads 1 -v'" \

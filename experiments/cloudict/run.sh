@@ -48,8 +48,8 @@ if command -v setpriv >/dev/null && setpriv --pdeathsig KILL true 2>/dev/null; t
 fi
 
 results="$here/$name.jsonl"
-resume=()
-if [ -s "$results" ]; then resume=(--resume); echo "resuming $results"; fi
+source "$here/../players.sh"
+resume_flag "$results"
 "$work/bin/liuzi-match" \
   --engine "name=liuzi st=$turn cmd='$work/bin/liuzi --config $work/bin/default.toml gtp --threads 1 -v ${LIUZI_ARGS:-}'" \
   --engine "name=cloudict-d$depth proto=cloudict dir=$cloudict cmd='$guard$cloudict/gameEngine' init='depth $depth'" \

@@ -11,18 +11,15 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 games="${1:-200}"; seed="${2:-15}"
 work="$root/target/tree-run"
-mkdir -p "$work/bin"
-# Release binaries and both weights, copied so that rebuilding or retraining during a long run
-# does not change the players.
-if [ ! -x "$work/bin/liuzi" ]; then
-  (cd "$root" && cargo build --release --quiet -p liuzi --bin liuzi -p liuzi-tools --bin liuzi-match)
-  cp "$root/target/release/liuzi" "$root/target/release/liuzi-match" "$work/bin/"
+source "$here/../players.sh"
+# Release binaries and both weights, copied once so that rebuilding or retraining during a long
+# run does not change the players.
+if freeze_players "$root" "$work"; then
   cp "$root/engine-config/tree.weights" "$work/new.weights"
   (cd "$root" && git show 7c91927:engine-config/default.weights) > "$work/old.weights"
 fi
 results="$here/tree-vs-playout.jsonl"
-resume=()
-if [ -s "$results" ]; then resume=(--resume); echo "resuming $results"; fi
+resume_flag "$results"
 "$work/bin/liuzi-match" \
   --engine "name=tree-weights st=0.9 cmd='$work/bin/liuzi --config $root/engine-config/default.toml --weights $work/new.weights gtp --threads 1'" \
   --engine "name=old-weights st=0.9 cmd='$work/bin/liuzi --config $root/engine-config/default.toml --weights $work/old.weights gtp --threads 1'" \

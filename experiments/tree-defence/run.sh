@@ -12,17 +12,15 @@ variant="${1:?usage: run.sh VARIANT [GAMES] [SEED] [CONCURRENCY]}"
 games="${2:-200}"; seed="${3:-31}"; concurrency="${4:-1}"
 name="default-vs-$variant"
 work="$root/target/tree-defence-run/$name"
-mkdir -p "$work/bin"
-# Release binaries, copied once so that rebuilding during a long run does not change the players.
-if [ ! -x "$work/bin/liuzi" ]; then
-  (cd "$root" && cargo build --release --quiet -p liuzi --bin liuzi -p liuzi-tools --bin liuzi-match)
-  cp "$root/target/release/liuzi" "$root/target/release/liuzi-match" "$work/bin/"
+source "$here/../players.sh"
+# Release binaries, config, weights and evaluator, copied once so that rebuilding during a long
+# run does not change the players.
+if freeze_players "$root" "$work"; then
   cp "$root/engine-config/default.toml" "$work/default.toml"
   cp "$root/engine-config/default.weights" "$root/engine-config/default.eval" "$work/"
 fi
 results="$here/$name.jsonl"
-resume=()
-if [ -s "$results" ]; then resume=(--resume); echo "resuming $results"; fi
+resume_flag "$results"
 "$work/bin/liuzi-match" \
   --engine "name=default st=1 cmd='$work/bin/liuzi --config $work/default.toml gtp --threads 1 -v'" \
   --engine "name=$variant st=1 cmd='$work/bin/liuzi --config $here/$variant.toml gtp --threads 1 -v'" \
