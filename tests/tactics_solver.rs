@@ -129,7 +129,7 @@ fn solver_agrees_with_brute_force_on_small_boards() {
     let limits = SolverLimits {
         max_depth: 2,
         max_nodes: 1_000_000,
-        max_time: None,
+        ..SolverLimits::default()
     };
     let (mut wins1, mut wins2, mut checked) = (0, 0, 0);
     while checked < 400 && (checked < 60 || wins2 < 4) {
@@ -179,7 +179,7 @@ fn zone_holds_every_single_stone_defence() {
     let limits = SolverLimits {
         max_depth: 4,
         max_nodes: 100_000,
-        max_time: None,
+        ..SolverLimits::default()
     };
     let mut threatened = 0;
     let mut tries = 0;
@@ -229,4 +229,31 @@ fn zone_holds_every_single_stone_defence() {
         threatened >= 12,
         "too few threatened positions: {threatened}"
     );
+}
+
+#[test]
+fn free_reach_widens_the_move_model() {
+    // Black's open three with nothing else near (src/tactics/vcdt.txt hand-one-three), and White
+    // after Black's turn 4 of a game against Cloudict (cloudict-d4-38-free-stone): each VCDT
+    // needs a free stone beside the attacker's own, in no window holding 2 of them.
+    for moves in [
+        "k10 a19-h19 l10-m10 o19-a12 s1-r3 s12-s5",
+        "l7 k13-m7 k8-j9 m6-m8 k9-k10",
+    ] {
+        let board = liuzi::tactics::suite::replay(moves).unwrap();
+        let narrow = SolverLimits {
+            free_reach: 0,
+            ..SolverLimits::default()
+        };
+        assert_eq!(
+            Solver::new(narrow).solve(&board),
+            Verdict::NoVcdt,
+            "{moves}"
+        );
+        let mut solver = Solver::new(SolverLimits::default());
+        let Verdict::Win(proof) = solver.solve(&board) else {
+            panic!("no VCDT with the free-stone reach: {moves}");
+        };
+        assert!(solver.check_turn(&board, &proof.stones).is_win(), "{moves}");
+    }
 }

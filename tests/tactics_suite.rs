@@ -12,8 +12,8 @@ use liuzi::tactics::{
 fn limits() -> SolverLimits {
     SolverLimits {
         max_depth: 10,
-        max_nodes: 30_000,
-        max_time: None,
+        max_nodes: 100_000,
+        ..SolverLimits::default()
     }
 }
 

@@ -3,6 +3,7 @@
 # thread each, colour-swapped pairs on random 3-stone openings. Rerun to resume.
 # Usage: experiments/tree-defence/run.sh VARIANT [GAMES] [SEED] [CONCURRENCY]
 #   VARIANT: an override file VARIANT.toml in this folder (the default engine plus its keys).
+#   TAG (env): a suffix for a rerun of the same variant against a newer default.
 # Results: experiments/tree-defence/default-vs-VARIANT.{jsonl,txt}; engine logs (for
 # experiments/tuning/strength/budget.py): target/tree-defence-run/default-vs-VARIANT.logs/.
 set -euo pipefail
@@ -10,7 +11,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 variant="${1:?usage: run.sh VARIANT [GAMES] [SEED] [CONCURRENCY]}"
 games="${2:-200}"; seed="${3:-31}"; concurrency="${4:-1}"
-name="default-vs-$variant"
+name="default-vs-$variant${TAG:+-$TAG}"
 work="$root/target/tree-defence-run/$name"
 source "$here/../players.sh"
 # Release binaries, config, weights and evaluator, copied once so that rebuilding during a long

@@ -122,6 +122,10 @@ pub struct SolverParams {
     /// the search keeps returning to earn a deeper look); 0 = never.
     pub solver_deep_nodes: u64,
     pub solver_deep_visits: u32,
+    /// Every solve: a free stone of the attacker (its first stone alone made two threats) may go
+    /// up to this many cells along a line from its stones, besides windows holding 2 of them
+    /// (0: windows only, the narrower model).
+    pub solver_free_reach: u8,
 }
 
 impl Default for SearchParams {
@@ -250,6 +254,12 @@ impl SolverParams {
         }
         if self.solver_deep_visits == 0 {
             return Err("search.solver_deep_visits must be >= 1, not 0".into());
+        }
+        if self.solver_free_reach > 5 {
+            return Err(format!(
+                "search.solver_free_reach must be <= 5 (a window's reach), not {}",
+                self.solver_free_reach
+            ));
         }
         if self.solver_tree_plies > 64 {
             return Err(format!(

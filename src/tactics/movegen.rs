@@ -5,7 +5,10 @@
 //! window already holding 2 (both stones go there) or 3 (one stone does). The first stone is drawn
 //! from those cells; the second from the cells that complete a new threat window after the first
 //! (3 stones and up), or, when the first stone alone already made a double threat, from the cells
-//! of windows with 2 and up (a free stone that prepares the next turn). When the defender has
+//! of windows with 2 and up and the cells up to `free_reach` along a line from the attacker's
+//! stones (a free stone that prepares the next turn: the defender's whole turn is forced, so the
+//! attacker may build anywhere, and a VCDT often starts with a stone next to its own that no
+//! window of 2 names yet). When the defender has
 //! threats of its own, stones that block them are added and, where the count demands, required.
 
 use super::threat_board::ThreatBoard;
@@ -54,8 +57,8 @@ pub fn first_stones(tb: &ThreatBoard, attacker: Color, defender_threats: u32) ->
 }
 
 /// Second stones, the first being on the board. `None` when no second stone can leave the
-/// defender without a threat window.
-pub fn second_stones(tb: &ThreatBoard, attacker: Color) -> Option<CellSet> {
+/// defender without a threat window. `free_reach`: see the module comment (0: windows only).
+pub fn second_stones(tb: &ThreatBoard, attacker: Color, free_reach: u8) -> Option<CellSet> {
     let defender = attacker.opponent();
     if tb.has_threat_window(defender) {
         return match tb.threats(defender) {
@@ -63,8 +66,14 @@ pub fn second_stones(tb: &ThreatBoard, attacker: Color) -> Option<CellSet> {
             _ => None,
         };
     }
-    let min_count = if tb.threats(attacker) >= 2 { 2 } else { 3 };
-    Some(tb.potential_cells(attacker, min_count))
+    if tb.threats(attacker) < 2 {
+        return Some(tb.potential_cells(attacker, 3));
+    }
+    let mut cells = tb.potential_cells(attacker, 2);
+    if free_reach > 0 {
+        cells.union_with(&tb.cells_near_stones(attacker, free_reach));
+    }
+    Some(cells)
 }
 
 /// Every unordered pair of defender stones that leaves `attacker` without a threat, as

@@ -10,7 +10,8 @@
 //!
 //! Results are exact within the move model: `Win` is a proof (every defender reply was tried);
 //! `NoVcdt` means no turn sequence of the model wins at any depth (free second stones are drawn
-//! only from windows already holding 2, so a VCDT needing a free stone elsewhere is not seen);
+//! only from windows already holding 2 and from cells within [`SolverLimits::free_reach`] of the
+//! attacker's stones, so a VCDT needing a free stone farther away is not seen);
 //! `Unknown` means a limit was hit first.
 
 use super::movegen::{blocking_pairs, first_stones, ordered, second_stones};
@@ -28,6 +29,10 @@ pub struct SolverLimits {
     /// Most stones placed during the search.
     pub max_nodes: u64,
     pub max_time: Option<Duration>,
+    /// A free second stone (after a first stone that alone made two threats) may also go up to
+    /// this many cells along a line from one of the attacker's stones; 0: only into windows
+    /// already holding 2 of its stones.
+    pub free_reach: u8,
 }
 
 impl Default for SolverLimits {
@@ -36,6 +41,7 @@ impl Default for SolverLimits {
             max_depth: 10,
             max_nodes: 200_000,
             max_time: None,
+            free_reach: 1,
         }
     }
 }
@@ -376,7 +382,7 @@ impl Solver {
     /// on a win, the second stone.
     fn second_stone(&mut self, tb: &mut ThreatBoard, depth: u8) -> (Outcome, u16) {
         let attacker = self.attacker;
-        let Some(seconds) = second_stones(tb, attacker) else {
+        let Some(seconds) = second_stones(tb, attacker, self.limits.free_reach) else {
             return (Outcome::Fail { limited: false }, NO_CELL);
         };
         let mut limited = false;

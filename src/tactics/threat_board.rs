@@ -139,6 +139,34 @@ impl ThreatBoard {
         })
     }
 
+    /// Empty cells up to `reach` cells along a line from one of `colour`'s stones, in a window
+    /// through both that holds none of the other colour's stones.
+    pub fn cells_near_stones(&self, colour: Color, reach: u8) -> CellSet {
+        let geometry = Geometry::for_size(self.size);
+        let mut set = CellSet::new();
+        for &s in &self.stones {
+            let s = s as usize;
+            if self.cells[s] != Some(colour) {
+                continue;
+            }
+            for n in geometry.line_neighbours(s) {
+                let c = n.cell as usize;
+                if n.distance > reach || self.cells[c].is_some() || set.contains(c) {
+                    continue;
+                }
+                let live = geometry.windows_of(c).iter().any(|&w| {
+                    let w = w as usize;
+                    self.windows.count(w, colour.opponent()) == 0
+                        && geometry.windows[w].contains(&(s as u16))
+                });
+                if live {
+                    set.insert(c);
+                }
+            }
+        }
+        set
+    }
+
     /// Empty cells of `colour`'s live windows through `cell` holding at least `min_count` of its
     /// stones.
     pub fn live_cells_through(&self, cell: usize, colour: Color, min_count: u8) -> CellSet {

@@ -60,6 +60,7 @@ pub(crate) fn root_plan(
     solver.limits = SolverLimits {
         max_nodes: params.solver_root_nodes.min(budget),
         max_time: time.map(|t| t / ROOT_TIME_SHARE),
+        free_reach: params.solver_free_reach,
         ..SolverLimits::default()
     };
     if let Verdict::Win(proof) = solver.solve(board) {
@@ -177,6 +178,7 @@ fn pair_defence(
         solver.limits = SolverLimits {
             max_nodes: left(params.solver_verify_nodes.saturating_mul(4)),
             max_time: remaining,
+            free_reach: params.solver_free_reach,
             ..SolverLimits::default()
         };
         let limits = DefenceLimits {

@@ -119,6 +119,7 @@ pub(crate) fn tree_solver(params: &SolverParams) -> Solver {
         max_depth: 6,
         max_nodes: params.solver_tree_nodes,
         max_time: None,
+        free_reach: params.solver_free_reach,
     })
 }
 

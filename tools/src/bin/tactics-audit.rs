@@ -16,7 +16,7 @@
 //! Usage: `tactics-audit experiments/tuning/strength/vmix50-fast-vs-alphabeta.jsonl --engine vmix50`
 
 use clap::Parser;
-use liuzi::notation::format_gtp;
+use liuzi::notation::{format_games, format_gtp};
 use liuzi::rules::{Board, Color, Point};
 use liuzi::tactics::suite::replay;
 use liuzi::tactics::{
@@ -39,6 +39,9 @@ struct Args {
     /// Node limit of each verification in the search for a defending pair
     #[arg(long, default_value_t = 20_000)]
     verify_nodes: u64,
+    /// The solver's free-stone reach (`search.solver_free_reach`; 0: the narrower model)
+    #[arg(long, default_value_t = SolverLimits::default().free_reach)]
+    free_reach: u8,
     /// Only the first N games
     #[arg(long)]
     games: Option<usize>,
@@ -160,6 +163,7 @@ fn main() -> Result<(), String> {
             max_depth: 10,
             max_nodes: args.nodes,
             max_time: None,
+            free_reach: args.free_reach,
         });
         let verdict = if args.pass {
             let mut tb = ThreatBoard::from_board(&board);
@@ -169,7 +173,10 @@ fn main() -> Result<(), String> {
         };
         let (nodes, depth) = (solver.stats().nodes, solver.stats().depth);
         let verdict = match verdict {
-            Verdict::Win(p) => format!("VCDT, depth {}", p.depth),
+            Verdict::Win(p) => {
+                let line: Vec<String> = p.line.iter().map(|&q| format_games(q)).collect();
+                format!("VCDT, depth {}: {}", p.depth, line.join(" "))
+            }
             Verdict::NoVcdt => "no VCDT".to_string(),
             Verdict::Unknown => "unknown".to_string(),
         };
@@ -188,6 +195,7 @@ fn main() -> Result<(), String> {
             max_depth: 10,
             max_nodes: args.nodes,
             max_time: None,
+            free_reach: args.free_reach,
         }),
         verify_nodes: args.verify_nodes,
     };

@@ -51,7 +51,7 @@ fn main() -> Result<(), String> {
     let limits = SolverLimits {
         max_depth: 10,
         max_nodes: args.nodes,
-        max_time: None,
+        ..SolverLimits::default()
     };
     let defence_limits = DefenceLimits {
         verify_nodes: args.nodes,
