@@ -52,6 +52,12 @@ pub struct SearchParams {
     /// At most this many children per node, the highest priors first; 0 = no limit. Forced
     /// sets, the root and its children are never cut.
     pub max_children: u32,
+    /// While fewer than `opening_stones` stones are on the board, a node's free choices (not
+    /// forced or zone sets) are the cells within `opening_reach` (Chebyshev distance) of a
+    /// stone: experts' stones there lie within 2 of one 99% of the time, and on a near-empty
+    /// board playout values are too noisy to rule out a far cell. 0 = off.
+    pub opening_stones: u32,
+    pub opening_reach: u32,
     /// Progressive widening: a node with N visits considers its first
     /// `widen_min + widen_factor·N^widen_exponent` children; `widen_min == 0` = off.
     pub widen_min: u32,

@@ -13,7 +13,7 @@ use super::node::Children;
 use super::tree::Tree;
 use crate::config::{PairOrder, SearchParams};
 use crate::patterns::CellSet;
-use crate::rules::{Point, Stage};
+use crate::rules::{Board, Point, Stage};
 use crate::search::common::SearchPosition;
 
 /// Per-thread buffers.
@@ -98,6 +98,7 @@ pub(crate) fn child_list<P: SearchPosition>(
             list.extend_from_slice(&scratch.candidates);
             set.filtered = false;
         }
+        keep_near_stones(pos.board(), params, list);
     }
     list.retain(|c| c.1 > 0.0 && c.1.is_finite());
     if list.is_empty() {
@@ -120,6 +121,25 @@ pub(crate) fn child_list<P: SearchPosition>(
         c.1 /= total;
     }
     set
+}
+
+/// In the opening (`opening_stones`), keeps the free candidates within `opening_reach` of a
+/// stone, unless none is.
+fn keep_near_stones(board: &Board, params: &SearchParams, list: &mut Vec<(Point, f32)>) {
+    let stones = board.history();
+    if stones.is_empty() || stones.len() >= params.opening_stones as usize {
+        return;
+    }
+    let reach = params.opening_reach as i32;
+    let near = |p: Point| {
+        stones.iter().any(|q| {
+            (i32::from(p.col) - i32::from(q.col)).abs() <= reach
+                && (i32::from(p.row) - i32::from(q.row)).abs() <= reach
+        })
+    };
+    if list.iter().any(|c| near(c.0)) {
+        list.retain(|c| near(c.0));
+    }
 }
 
 /// The stones a canonical pair order leaves out below `edge`: its siblings ranked before it,

@@ -102,6 +102,46 @@ fn max_children_cuts_below_the_turn_being_chosen() {
     assert_eq!(kept.iter().map(|c| c.0).collect::<Vec<_>>(), best);
 }
 
+#[test]
+fn the_opening_keeps_free_choices_near_the_stones() {
+    // Three stones, as after a 3-stone opening; the policy's candidates reach farther than 2.
+    let stones = [p(9, 8), p(11, 9), p(7, 10)];
+    let b = board_of(&stones);
+    let factory = PolicyFactory::new(std::sync::Arc::new(crate::policy::Gammas::uniform()));
+    let pos = crate::search::common::PositionFactory::position(&factory, &b);
+    let far = |list: &[(Point, f32)]| {
+        list.iter()
+            .filter(|c| {
+                stones.iter().all(|q| {
+                    (i32::from(c.0.col) - i32::from(q.col)).abs() > 2
+                        || (i32::from(c.0.row) - i32::from(q.row)).abs() > 2
+                })
+            })
+            .count()
+    };
+    let mut scratch = super::expand::ExpandScratch::default();
+    let open = SearchParams {
+        opening_stones: 0,
+        ..SearchParams::default()
+    };
+    super::expand::child_list(&pos, &open, &[], true, None, &mut scratch);
+    assert!(far(&scratch.list) > 0, "the candidates reach past 2");
+    let shipped = SearchParams::default();
+    assert_eq!((shipped.opening_stones, shipped.opening_reach), (12, 2));
+    super::expand::child_list(&pos, &shipped, &[], true, None, &mut scratch);
+    assert!(!scratch.list.is_empty());
+    assert_eq!(far(&scratch.list), 0);
+    let total: f32 = scratch.list.iter().map(|c| c.1).sum();
+    assert!((total - 1.0).abs() < 1e-5);
+    // From opening_stones on, the whole candidate set again.
+    let short = SearchParams {
+        opening_stones: 3,
+        ..SearchParams::default()
+    };
+    super::expand::child_list(&pos, &short, &[], true, None, &mut scratch);
+    assert!(far(&scratch.list) > 0);
+}
+
 /// Whether `color`'s opponent can still make six next turn (some threat window unbroken).
 fn opponent_threatens(b: &Board) -> bool {
     let pos = SimplePosition::new(b);
