@@ -6,23 +6,26 @@
 # on random 3-turn openings, one game at a time. Rerun to resume.
 # Results: experiments/knowledge/tree-vs-playout.{jsonl,txt}.
 # Usage: experiments/knowledge/tree-run.sh [GAMES] [SEED]
+#   TAG (env): a suffix of the result and work names, for a rerun on a newer engine.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 games="${1:-200}"; seed="${2:-15}"
-work="$root/target/tree-run"
+work="$root/target/tree-run${TAG:+-$TAG}"
 source "$here/../players.sh"
 # Release binaries and both weights, copied once so that rebuilding or retraining during a long
 # run does not change the players.
 if freeze_players "$root" "$work"; then
   cp "$root/engine-config/tree.weights" "$work/new.weights"
+  cp "$root/engine-config/default.toml" "$root/engine-config/default.eval" "$work/"
   (cd "$root" && git show 7c91927:engine-config/default.weights) > "$work/old.weights"
 fi
-results="$here/tree-vs-playout.jsonl"
+name="tree-vs-playout${TAG:+-$TAG}"
+results="$here/$name.jsonl"
 resume_flag "$results"
 "$work/bin/liuzi-match" \
-  --engine "name=tree-weights st=0.9 cmd='$work/bin/liuzi --config $root/engine-config/default.toml --weights $work/new.weights gtp --threads 1'" \
-  --engine "name=old-weights st=0.9 cmd='$work/bin/liuzi --config $root/engine-config/default.toml --weights $work/old.weights gtp --threads 1'" \
+  --engine "name=tree-weights st=0.9 cmd='$work/bin/liuzi --config $work/default.toml --weights $work/new.weights gtp --threads 1'" \
+  --engine "name=old-weights st=0.9 cmd='$work/bin/liuzi --config $work/default.toml --weights $work/old.weights gtp --threads 1'" \
   --games "$games" --random-openings --seed "$seed" --concurrency 1 \
-  --results "$results" --event tree-vs-playout \
-  "${resume[@]}" | tee -a "$here/tree-vs-playout.txt"
+  --results "$results" --event "$name" \
+  "${resume[@]}" | tee -a "$here/$name.txt"
