@@ -126,9 +126,12 @@ fn the_opening_keeps_free_choices_near_the_stones() {
     };
     super::expand::child_list(&pos, &open, &[], true, None, &mut scratch);
     assert!(far(&scratch.list) > 0, "the candidates reach past 2");
-    let shipped = SearchParams::default();
-    assert_eq!((shipped.opening_stones, shipped.opening_reach), (12, 2));
-    super::expand::child_list(&pos, &shipped, &[], true, None, &mut scratch);
+    let near = SearchParams {
+        opening_stones: 12,
+        opening_reach: 2,
+        ..SearchParams::default()
+    };
+    super::expand::child_list(&pos, &near, &[], true, None, &mut scratch);
     assert!(!scratch.list.is_empty());
     assert_eq!(far(&scratch.list), 0);
     let total: f32 = scratch.list.iter().map(|c| c.1).sum();
@@ -136,7 +139,7 @@ fn the_opening_keeps_free_choices_near_the_stones() {
     // From opening_stones on, the whole candidate set again.
     let short = SearchParams {
         opening_stones: 3,
-        ..SearchParams::default()
+        ..near
     };
     super::expand::child_list(&pos, &short, &[], true, None, &mut scratch);
     assert!(far(&scratch.list) > 0);
