@@ -330,6 +330,10 @@ mod tests {
                 "[search]\nsolver_pair_share = 2.0\n",
                 "search.solver_pair_share",
             ),
+            (
+                "[search]\nsolver_free_reach = 6\n",
+                "search.solver_free_reach",
+            ),
             ("[search]\nexpand_visits = 0\n", "search.expand_visits"),
             ("[search]\nmax_nodes = 10\n", "search.max_nodes"),
             ("[search]\npair_order = \"sideways\"\n", "pair_order"),
