@@ -130,12 +130,10 @@ fn keep_near_stones(board: &Board, params: &SearchParams, list: &mut Vec<(Point,
     if stones.is_empty() || stones.len() >= params.opening_stones as usize {
         return;
     }
-    let reach = params.opening_reach as i32;
     let near = |p: Point| {
-        stones.iter().any(|q| {
-            (i32::from(p.col) - i32::from(q.col)).abs() <= reach
-                && (i32::from(p.row) - i32::from(q.row)).abs() <= reach
-        })
+        stones
+            .iter()
+            .any(|&q| p.distance(q) <= params.opening_reach)
     };
     if list.iter().any(|c| near(c.0)) {
         list.retain(|c| near(c.0));

@@ -111,12 +111,7 @@ fn the_opening_keeps_free_choices_near_the_stones() {
     let pos = crate::search::common::PositionFactory::position(&factory, &b);
     let far = |list: &[(Point, f32)]| {
         list.iter()
-            .filter(|c| {
-                stones.iter().all(|q| {
-                    (i32::from(c.0.col) - i32::from(q.col)).abs() > 2
-                        || (i32::from(c.0.row) - i32::from(q.row)).abs() > 2
-                })
-            })
+            .filter(|c| stones.iter().all(|&q| c.0.distance(q) > 2))
             .count()
     };
     let mut scratch = super::expand::ExpandScratch::default();

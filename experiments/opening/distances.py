@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""How far early stones land from the stones already on the board (Chebyshev distance).
+
+  distances.py experts FILE.games...          stones played while fewer than 12 are on the board
+  distances.py match RESULTS.jsonl ENGINE     ENGINE's stones at its first free turn as Black
+                                              (turn 2 of a 3-stone opening), and its score as
+                                              Black with and without a stone 3 or more away
+
+The figures of docs/README-strength.md section 7 and docs/README-search.md ("the opening").
+"""
+import collections
+import json
+import sys
+
+
+def point(name):
+    return ord(name[0]) - ord('a'), int(name[1:])
+
+
+def distance(p, stones):
+    return min(max(abs(p[0] - q[0]), abs(p[1] - q[1])) for q in stones)
+
+
+def turns(moves):
+    return [turn.split('-') for turn in moves.split()]
+
+
+def experts(paths):
+    for path in paths:
+        counts = collections.Counter()
+        with open(path) as f:
+            for line in f:
+                fields = line.rstrip('\n').split('\t')
+                if len(fields) < 2:
+                    continue
+                board = []
+                for n, turn in enumerate(turns(fields[1])):
+                    for s in turn:
+                        if n >= 2 and len(board) < 12:
+                            counts[min(distance(point(s), board), 5)] += 1
+                    board += [point(s) for s in turn]
+        total = sum(counts.values())
+        shares = ', '.join(f'{d}: {100 * c / total:.1f}%' for d, c in sorted(counts.items()))
+        print(f'{path}: {total} stones; distance {shares}')
+
+
+def match(path, engine):
+    counts = collections.Counter()
+    score = collections.Counter()
+    with open(path) as f:
+        for line in f:
+            game = json.loads(line)
+            if game['black'] != engine:
+                continue
+            moves = turns(game['moves'])
+            if len(moves) < 3:
+                continue
+            board = [point(s) for turn in moves[:2] for s in turn]
+            far = False
+            for s in moves[2]:
+                d = distance(point(s), board)
+                counts[d] += 1
+                far |= d >= 3
+            score[(far, game['result'] == 'B')] += 1
+    print(f'{engine} as Black, first free turn: distance {dict(sorted(counts.items()))}')
+    for far in (False, True):
+        won, lost = score[(far, True)], score[(far, False)]
+        print(f'  {"a stone 3+ away" if far else "all within 2"}: {won}-{lost} as Black')
+
+
+if __name__ == '__main__':
+    if len(sys.argv) >= 3 and sys.argv[1] == 'experts':
+        experts(sys.argv[2:])
+    elif len(sys.argv) == 4 and sys.argv[1] == 'match':
+        match(sys.argv[2], sys.argv[3])
+    else:
+        sys.exit(__doc__)
