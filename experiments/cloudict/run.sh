@@ -7,6 +7,8 @@
 #   d5  Cloudict depth 5, Liuzi 4 s a turn (default 100 games)
 # Environment:
 #   LIUZI_ARGS  extra engine options, e.g. "--search alphabeta" (then also set TAG)
+#   VARIANT     a config file with the keys that change (e.g. experiments/tree-defence/X.toml),
+#               played instead of engine-config/default.toml (then also set TAG)
 #   TAG         suffix of the result names (default: none), e.g. TAG=alphabeta
 #   SEED        seed of the random openings (default 1)
 #
@@ -33,6 +35,11 @@ target_dir="$(cd "$root" && cargo metadata --format-version 1 --no-deps | sed -n
 cp "$target_dir/release/liuzi" "$target_dir/release/liuzi-match" "$work/bin/"
 # The config too (with the files it names), so that editing it during a run changes nothing.
 cp "$root"/engine-config/default.{toml,weights,eval} "$work/bin/"
+config="$work/bin/default.toml"
+if [ -n "${VARIANT:-}" ]; then
+  config="$work/bin/$name.toml"
+  cp "$VARIANT" "$config"
+fi
 
 # Cloudict, from ../shared beside the repository; it runs in its build folder (patterns.in is
 # read there, engine.log written there).
@@ -51,7 +58,7 @@ results="$here/$name.jsonl"
 source "$here/../players.sh"
 resume_flag "$results"
 "$work/bin/liuzi-match" \
-  --engine "name=liuzi st=$turn cmd='$work/bin/liuzi --config $work/bin/default.toml gtp --threads 1 -v ${LIUZI_ARGS:-}'" \
+  --engine "name=liuzi st=$turn cmd='$work/bin/liuzi --config $config gtp --threads 1 -v ${LIUZI_ARGS:-}'" \
   --engine "name=cloudict-d$depth proto=cloudict dir=$cloudict cmd='$guard$cloudict/gameEngine' init='depth $depth'" \
   --games "$games" --random-openings --opening-turns 2 --seed "${SEED:-1}" --concurrency 1 \
   --results "$results" --engine-logs "$work/$name.logs" --event "$name" \

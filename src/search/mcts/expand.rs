@@ -9,7 +9,7 @@
 //! stone that the parent ranked before the first stone is left out, since the same pair is
 //! searched in the other order under that sibling.
 
-use super::node::Children;
+use super::node::{Children, Edge};
 use super::tree::Tree;
 use crate::config::{PairOrder, SearchParams};
 use crate::patterns::CellSet;
@@ -215,4 +215,59 @@ pub(crate) fn expand<P: SearchPosition>(
         filtered: set.filtered,
     });
     true
+}
+
+/// Narrows the free children of the expanded edge `edge` to a defence zone found after its
+/// expansion (a deep solve, `proofs::deep_solve`): a new restricted block of the zone's stones,
+/// which takes over the statistics of the children it keeps; the old block stays in the slab,
+/// unused. A kept child's subtree is dropped when it was built under the old pair order (its
+/// second stones left out siblings that may now be gone). Visited children go first, so the
+/// visited ones stay a prefix of the block (`select.rs`). False when the children were
+/// restricted already, the tree is full or another thread replaced the block first.
+pub(crate) fn narrow_to_zone<P: SearchPosition>(
+    tree: &Tree,
+    params: &SearchParams,
+    edge: u32,
+    pos: &P,
+    zone: &CellSet,
+    scratch: &mut ExpandScratch,
+) -> bool {
+    let Some(old) = tree.children(edge) else {
+        return false;
+    };
+    if old.restricted {
+        return false;
+    }
+    let set = child_list(pos, params, &[], false, Some(zone), scratch);
+    if !set.restricted {
+        return false;
+    }
+    let size = pos.board().size();
+    let old_child = |p: Point| -> Option<&Edge> {
+        let cell = p.index(size) as u16;
+        old.range().map(|i| tree.edge(i)).find(|e| e.cell() == cell)
+    };
+    let visited = |p: Point| old_child(p).is_some_and(|e| e.stats().visits > 0);
+    // A stable sort keeps the prior order within each part.
+    scratch.list.sort_by_key(|c| !visited(c.0));
+    let count = scratch.list.len() as u32;
+    let Some(first) = tree.allocate(count) else {
+        return false;
+    };
+    for (k, &(p, prior)) in scratch.list.iter().enumerate() {
+        let new = tree.edge(first + k as u32);
+        match old_child(p) {
+            Some(o) => new.take_over(o, prior, true),
+            None => new.init(p.index(size) as u16, prior),
+        }
+    }
+    tree.edge(edge).replace_children(
+        old,
+        Children {
+            first,
+            count,
+            restricted: true,
+            filtered: false,
+        },
+    )
 }

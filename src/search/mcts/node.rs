@@ -250,6 +250,32 @@ impl Edge {
         self.children.store(children.pack(), Ordering::Release);
     }
 
+    /// Swaps the published block `old` for `new` (a narrowed re-expansion); false when another
+    /// thread changed the block first.
+    pub fn replace_children(&self, old: Children, new: Children) -> bool {
+        self.children
+            .compare_exchange(old.pack(), new.pack(), Ordering::AcqRel, Ordering::Relaxed)
+            .is_ok()
+    }
+
+    /// Fills a fresh edge with `other`'s stone, statistics, proof and subtree under a new
+    /// prior, for a re-expansion while the search runs. A subtree another thread is still
+    /// expanding, or one built under the old sibling order (`drop_filtered`), is left behind:
+    /// the edge becomes a leaf again and is expanded afresh.
+    pub fn take_over(&self, other: &Edge, prior: f32, drop_filtered: bool) {
+        let o = Ordering::Relaxed;
+        let children = match unpack_children(other.children.load(Ordering::Acquire)) {
+            Expansion::Expanded(c) if !(drop_filtered && c.filtered) => c.pack(),
+            _ => 0,
+        };
+        self.stats.store(other.stats.load(o), o);
+        self.prior.store(prior.to_bits(), o);
+        self.cell.store(other.cell.load(o), o);
+        self.proof.store(other.proof.load(o), o);
+        self.minimax.store(other.minimax.load(o), o);
+        self.children.store(children, Ordering::Release);
+    }
+
     /// Makes the edge a leaf again (tree maintenance only).
     pub fn clear_children(&self) {
         self.children.store(0, Ordering::Relaxed);
@@ -324,5 +350,48 @@ mod tests {
         };
         e.publish(c2);
         assert_eq!(e.expansion(), Expansion::Expanded(c2));
+        // A replacement only succeeds against the block still published.
+        assert!(!e.replace_children(c, c2));
+        assert!(e.replace_children(c2, c));
+        assert_eq!(e.expansion(), Expansion::Expanded(c));
+    }
+
+    #[test]
+    fn take_over_keeps_the_statistics_and_drops_a_stale_subtree() {
+        let old = Edge::default();
+        old.init(42, 0.1);
+        old.set_stats(Stats {
+            visits: 9,
+            wins: 3 * REWARD_UNIT,
+        });
+        old.set_proof(Proof::Loss);
+        let filtered = Children {
+            first: 7,
+            count: 3,
+            restricted: false,
+            filtered: true,
+        };
+        old.publish(filtered);
+        let new = Edge::default();
+        new.take_over(&old, 0.5, false);
+        assert_eq!(
+            (new.cell(), new.prior(), new.proof()),
+            (42, 0.5, Proof::Loss)
+        );
+        assert_eq!(new.stats(), old.stats());
+        assert_eq!(new.expansion(), Expansion::Expanded(filtered));
+        new.take_over(&old, 0.5, true);
+        assert_eq!(new.expansion(), Expansion::Leaf);
+        assert!(old
+            .children
+            .compare_exchange(
+                filtered.pack(),
+                EXPANDING,
+                Ordering::Relaxed,
+                Ordering::Relaxed
+            )
+            .is_ok());
+        new.take_over(&old, 0.5, false);
+        assert_eq!(new.expansion(), Expansion::Leaf);
     }
 }

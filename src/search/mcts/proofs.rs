@@ -61,28 +61,48 @@ pub(crate) fn expansion_proof(solver: &mut Solver, board: &Board, mover: Color) 
     }
 }
 
+/// What the deep solve of a turn-start edge found.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum DeepFinding {
+    /// The side to move has a VCDT, or (for the other winner) the edge was proven otherwise.
+    Winner(Color),
+    /// The opponent of the side to move has a VCDT if it passed: its defence zone.
+    Zone(CellSet),
+    Nothing,
+}
+
 /// The deep solve of an expanded turn-start edge placed by `mover` (see
-/// `search.solver_deep_nodes`), once per edge: marks the edge and returns the winner when the
-/// side to move has a VCDT within the larger node limit.
-pub(crate) fn deep_proof(
+/// `search.solver_deep_nodes`), once per edge, with the larger node limit: marks the edge when
+/// the side to move has a VCDT; otherwise, when the edge's children are free and zones are on
+/// (`solver_tree_defence`), looks again for the opponent's VCDT and returns its defence zone,
+/// which the expansion's small solve missed.
+pub(crate) fn deep_solve(
     solver: &mut Solver,
     tree: &Tree,
     edge: u32,
     board: &Board,
     mover: Color,
     params: &SearchParams,
-) -> Option<Color> {
+) -> DeepFinding {
     let e = tree.edge(edge);
     if board.stage() != Stage::First || e.proof() != Proof::Unknown || !e.claim_deep_solve() {
-        return None;
+        return DeepFinding::Nothing;
     }
     let small = solver.limits.max_nodes;
     solver.limits.max_nodes = params.tactics.solver_deep_nodes;
     let proof = expansion_proof(solver, board, mover);
+    let finding = if let Some(winner) = proven_winner(proof, mover) {
+        e.set_proof(proof);
+        DeepFinding::Winner(winner)
+    } else if params.tactics.solver_tree_defence
+        && tree.children(edge).is_some_and(|c| !c.restricted)
+    {
+        defence_zone(solver, board).map_or(DeepFinding::Nothing, DeepFinding::Zone)
+    } else {
+        DeepFinding::Nothing
+    };
     solver.limits.max_nodes = small;
-    let winner = proven_winner(proof, mover)?;
-    e.set_proof(proof);
-    Some(winner)
+    finding
 }
 
 /// The defence zone at a tree node: when the opponent of the side to move on `board` has a VCDT
@@ -408,14 +428,103 @@ mod tests {
         let tree = Tree::new(64);
         let a = block(&tree, ROOT, &[10], false);
         assert_eq!(
-            deep_proof(&mut solver, &tree, a.first, &b, white, &p),
-            Some(Color::Black)
+            deep_solve(&mut solver, &tree, a.first, &b, white, &p),
+            DeepFinding::Winner(Color::Black)
         );
         assert_eq!(tree.edge(a.first).proof(), Proof::Loss);
         assert_eq!(solver.limits.max_nodes, p.tactics.solver_tree_nodes);
         // Claimed once: a second visit does not solve again.
         tree.edge(a.first).set_proof(Proof::Unknown);
-        assert_eq!(deep_proof(&mut solver, &tree, a.first, &b, white, &p), None);
+        assert_eq!(
+            deep_solve(&mut solver, &tree, a.first, &b, white, &p),
+            DeepFinding::Nothing
+        );
+    }
+
+    #[test]
+    fn a_deep_solve_finds_the_zone_the_expansion_missed_and_narrows_the_children() {
+        // Black to move (experiments/cloudict/liuzi-vs-cloudict-d4-open.jsonl, game 7): White
+        // has a VCDT if Black passes that the expansion's 300-node solve does not see.
+        let b = replay("k9 k7-g8 j10-j8 l8-m9 l10-m11 n12-i7 j7-j6 j9-k10").unwrap();
+        assert_eq!(b.to_move(), Color::Black);
+        let mut p = params(true);
+        p.tactics.solver_deep_nodes = 100_000;
+        let mut solver = tree_solver(&p.tactics);
+        assert_eq!(
+            defence_zone(&mut solver, &b),
+            None,
+            "the small solve misses it"
+        );
+        // The node after Black's p8-o9 with free children from a plain expansion, two visited.
+        let pos = crate::search::common::PositionFactory::position(&SimpleFactory, &b);
+        let tree = Tree::new(4096);
+        let a = block(&tree, ROOT, &[10], false);
+        let mut scratch = Default::default();
+        assert!(super::super::expand::expand(
+            &tree,
+            &p,
+            a.first,
+            4,
+            &pos,
+            Default::default(),
+            &mut scratch
+        ));
+        let free = tree.children(a.first).unwrap();
+        assert!(!free.restricted);
+        let DeepFinding::Zone(zone) = deep_solve(&mut solver, &tree, a.first, &b, Color::White, &p)
+        else {
+            panic!("the deep solve finds White's VCDT if Black passes");
+        };
+        assert_eq!(solver.limits.max_nodes, p.tactics.solver_tree_nodes);
+        let cell = |i: u32| tree.edge(i).cell() as usize;
+        // Visits on a child the zone keeps (not the block's first) and on one it drops.
+        let kept = free
+            .range()
+            .rev()
+            .find(|&i| zone.contains(cell(i)))
+            .unwrap();
+        let dropped = free.range().find(|&i| !zone.contains(cell(i))).unwrap();
+        assert!(kept != free.first);
+        tree.edge(kept).set_stats(Stats {
+            visits: 5,
+            wins: 64,
+        });
+        tree.edge(dropped).set_stats(Stats { visits: 3, wins: 0 });
+        assert!(super::super::expand::narrow_to_zone(
+            &tree,
+            &p,
+            a.first,
+            &pos,
+            &zone,
+            &mut scratch
+        ));
+        let narrow = tree.children(a.first).unwrap();
+        assert!(narrow.restricted && narrow.count as usize == zone.len());
+        assert!(narrow.range().all(|i| zone.contains(cell(i))));
+        // The visited child keeps its statistics and comes first; the rest are fresh.
+        assert_eq!(cell(narrow.first), cell(kept));
+        assert_eq!(
+            tree.edge(narrow.first).stats(),
+            Stats {
+                visits: 5,
+                wins: 64
+            }
+        );
+        assert!(narrow
+            .range()
+            .skip(1)
+            .all(|i| tree.edge(i).stats().visits == 0));
+        let priors: f32 = narrow.range().map(|i| tree.edge(i).prior()).sum();
+        assert!((priors - 1.0).abs() < 1e-4);
+        // Restricted now: nothing more to narrow.
+        assert!(!super::super::expand::narrow_to_zone(
+            &tree,
+            &p,
+            a.first,
+            &pos,
+            &zone,
+            &mut scratch
+        ));
     }
 
     fn tactics_board(b: &Board) -> ThreatBoard {

@@ -1,12 +1,12 @@
 //! The tree-parallel workers: descend with virtual loss, expand, play out, back up; the playout
 //! and time limits, the caller's observer (stop requests, progress) and the early stop.
 
-use super::expand::{earlier_siblings, expand, ExpandScratch, Narrowing};
+use super::expand::{earlier_siblings, expand, narrow_to_zone, ExpandScratch, Narrowing};
 use super::minimax;
 use super::node::{Children, Expansion, Proof, MAX_VISITS, REWARD_UNIT};
 use super::outcome::root_children;
 use super::playout::{run_playout, Cutoff};
-use super::proofs;
+use super::proofs::{self, DeepFinding};
 use super::select::{select_child, NodeView};
 use super::tree::{Tree, ROOT};
 use super::Search;
@@ -243,14 +243,21 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
                             && depth as u32 <= params.tactics.solver_tree_plies
                     }) {
                         let mover = shared.mover(depth);
-                        if let Some(w) =
-                            proofs::deep_proof(s, tree, node, pos.board(), mover, params)
-                        {
-                            proofs::propagate(tree, &path, shared.root_len, area);
-                            break Ending::exact(GameResult::Win(w));
+                        match proofs::deep_solve(s, tree, node, pos.board(), mover, params) {
+                            DeepFinding::Winner(w) => {
+                                proofs::propagate(tree, &path, shared.root_len, area);
+                                break Ending::exact(GameResult::Win(w));
+                            }
+                            DeepFinding::Zone(zone) => {
+                                narrow_to_zone(tree, params, node, &pos, &zone, &mut scratch);
+                            }
+                            DeepFinding::Nothing => {}
                         }
+                        // The block another thread or the zone put in place.
+                        tree.children(node).unwrap_or(c)
+                    } else {
+                        c
                     }
-                    c
                 }
                 Expansion::Leaf
                     if visits_before.saturating_add(1) >= params.expand_visits
