@@ -125,7 +125,9 @@ pub struct SolverParams {
     pub solver_tree_defence: bool,
     /// MCTS: a turn-start node within `solver_tree_plies` is solved again, once, with this node
     /// limit when its visits reach `solver_deep_visits` (the expansion's solve is small; nodes
-    /// the search keeps returning to earn a deeper look); 0 = never.
+    /// the search keeps returning to earn a deeper look); with `solver_tree_defence`, a node
+    /// with free children also has its defence zone looked for again, and its children narrowed
+    /// to it; 0 = never.
     pub solver_deep_nodes: u64,
     pub solver_deep_visits: u32,
     /// Every solve: a free stone of the attacker (its first stone alone made two threats) may go
