@@ -134,6 +134,9 @@ pub struct SearchBenchOptions {
     pub cutoff: Option<u32>,
     pub weights: Option<std::path::PathBuf>,
     pub evaluator: Option<std::path::PathBuf>,
+    /// `search.tree_prior_plies` of the configuration (0, the default, keeps the signature):
+    /// how deep a weights file's tree section gives the priors.
+    pub tree_prior_plies: u32,
 }
 
 /// Runs the bench as `options` ask; a weights or evaluator file that cannot be used is an error
@@ -152,7 +155,8 @@ pub fn run_search_bench(options: &SearchBenchOptions) -> Result<BenchReport, Str
         None => default_knowledge(),
         Some(p) if is_none(p) => PolicyFactory::new(Arc::new(proximity_gammas())),
         Some(p) => PolicyFactory::load(p).map_err(|e| e.to_string())?,
-    };
+    }
+    .with_tree_prior_plies(options.tree_prior_plies);
     let evaluator = match options.evaluator.as_deref() {
         None => Some(Arc::new(default_evaluator())),
         Some(p) if is_none(p) => None,

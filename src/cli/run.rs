@@ -74,6 +74,7 @@ fn run(cli: &Cli, default: Command) -> Result<(), String> {
                 cutoff: cli.playout_cutoff,
                 weights: cli.weights.clone(),
                 evaluator: cli.evaluator.clone(),
+                tree_prior_plies: config.search.tree_prior_plies,
             };
             return crate::bench::run(&args, &search, engine, &config, &mut io::stdout());
         }

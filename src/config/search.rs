@@ -58,6 +58,10 @@ pub struct SearchParams {
     /// board playout values are too noisy to rule out a far cell. 0 = off.
     pub opening_stones: u32,
     pub opening_reach: u32,
+    /// With a weights file that has a tree-prior section: its priors for the nodes fewer than
+    /// this many stones below the search root, the playout gammas deeper (where most
+    /// expansions are, and the sharper priors cost speed); 0 = at every depth.
+    pub tree_prior_plies: u32,
     /// Progressive widening: a node with N visits considers its first
     /// `widen_min + widen_factor·N^widen_exponent` children; `widen_min == 0` = off.
     pub widen_min: u32,

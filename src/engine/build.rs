@@ -56,7 +56,9 @@ fn build_mcts(config: &EngineConfig) -> Result<Box<dyn MoveGenerator>, String> {
         None
     };
     let factory =
-        PolicyFactory::new(load_gammas(config)?).with_playout_policy(params.playout_policy);
+        PolicyFactory::new(load_gammas(config)?)
+            .with_playout_policy(params.playout_policy)
+            .with_tree_prior_plies(params.tree_prior_plies);
     Ok(Box::new(
         MctsGenerator::new(params, factory).with_evaluator(evaluator),
     ))

@@ -11,19 +11,21 @@ use std::cell::RefCell;
 use std::path::Path;
 use std::sync::Arc;
 
-/// A [`PolicyBoard`] seen by the search, with the way its playouts draw free stones, and a
-/// buffer for the tree priors.
-pub struct PolicyPosition(PolicyBoard, PlayoutPolicy, RefCell<Vec<(Point, f64)>>);
+/// A [`PolicyBoard`] seen by the search, with the way its playouts draw free stones, the stone
+/// count from which the tree priors give way to the playout gammas, and a buffer for the tree
+/// priors.
+pub struct PolicyPosition(PolicyBoard, PlayoutPolicy, usize, RefCell<Vec<(Point, f64)>>);
 
 impl Clone for PolicyPosition {
     fn clone(&self) -> Self {
-        PolicyPosition(self.0.clone(), self.1, RefCell::default())
+        PolicyPosition(self.0.clone(), self.1, self.2, RefCell::default())
     }
 
     /// The search restores its position after every playout: reuse the buffers.
     fn clone_from(&mut self, source: &Self) {
         self.0.clone_from(&source.0);
         self.1 = source.1;
+        self.2 = source.2;
     }
 }
 
@@ -44,17 +46,18 @@ impl SearchPosition for PolicyPosition {
             .expect("the search only plays empty points of ongoing games");
     }
 
-    /// The tree priors: the weights file's tree model when it has one (its strengths relative
-    /// to the strongest cell, so that f32 neither overflows nor loses a candidate; in a forced
-    /// position only the forced stones, the only children the search gives it), else the
-    /// playout weights of every legal point.
+    /// The tree priors: the weights file's tree model when it has one and the position is
+    /// within `search.tree_prior_plies` of the root (its strengths relative to the strongest
+    /// cell, so that f32 neither overflows nor loses a candidate; in a forced position only the
+    /// forced stones, the only children the search gives it), else the playout weights of every
+    /// legal point.
     fn candidates(&self, out: &mut Vec<(Point, f32)>) {
         out.clear();
-        if self.0.gammas().tree().is_none() {
+        if self.0.gammas().tree().is_none() || self.0.board().stone_count() >= self.2 {
             self.0.for_each_weight(|p, w| out.push((p, w as f32)));
             return;
         }
-        let mut strengths = self.2.borrow_mut();
+        let mut strengths = self.3.borrow_mut();
         self.0.tree_strengths(&mut strengths);
         let max = strengths
             .iter()
@@ -123,6 +126,8 @@ fn uniform_empty_point(board: &Board, rng: &mut SearchRng) -> Option<Point> {
 pub struct PolicyFactory {
     gammas: Arc<Gammas>,
     playouts: PlayoutPolicy,
+    /// `search.tree_prior_plies` (0 = every depth).
+    tree_plies: u32,
 }
 
 impl PolicyFactory {
@@ -130,7 +135,15 @@ impl PolicyFactory {
         PolicyFactory {
             gammas,
             playouts: PlayoutPolicy::Gammas,
+            tree_plies: 0,
         }
+    }
+
+    /// Positions that take their priors from the weights' tree section only for nodes fewer
+    /// than `plies` stones below the position they were made for (0 = at every depth).
+    pub fn with_tree_prior_plies(mut self, plies: u32) -> PolicyFactory {
+        self.tree_plies = plies;
+        self
     }
 
     /// Positions whose playouts draw free stones by `policy` (the tree priors still come from
@@ -154,9 +167,14 @@ impl PositionFactory for PolicyFactory {
     type Position = PolicyPosition;
 
     fn position(&self, board: &Board) -> PolicyPosition {
+        let tree_until = match self.tree_plies {
+            0 => usize::MAX,
+            n => board.stone_count() + n as usize,
+        };
         PolicyPosition(
             PolicyBoard::new(board, Arc::clone(&self.gammas)),
             self.playouts,
+            tree_until,
             RefCell::default(),
         )
     }
@@ -201,6 +219,41 @@ mod tests {
                 policy.play(q);
             }
         }
+    }
+
+    #[test]
+    fn tree_priors_give_way_to_the_playout_gammas_below_their_plies() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine-config/tree.weights");
+        let factory = PolicyFactory::load(&path).unwrap().with_tree_prior_plies(2);
+        let mut board = Board::standard();
+        for q in [p(9, 9), p(10, 10), p(8, 10)] {
+            board.play(q).unwrap();
+        }
+        let mut pos = factory.position(&board);
+        let playout_weights = |pos: &PolicyPosition| {
+            let mut v = Vec::new();
+            pos.0.for_each_weight(|q, w| v.push((q, w as f32)));
+            v
+        };
+        let mut priors = Vec::new();
+        // Within the plies: the tree section, which ranks differently from the playout gammas.
+        for _ in 0..2 {
+            pos.candidates(&mut priors);
+            assert_ne!(priors, playout_weights(&pos));
+            let best = priors.iter().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap().0;
+            pos.play(best);
+        }
+        // Two stones below the root: the playout gammas, also for clones of the position.
+        pos.candidates(&mut priors);
+        assert_eq!(priors, playout_weights(&pos));
+        let mut copy = factory.position(&Board::standard());
+        copy.clone_from(&pos);
+        copy.candidates(&mut priors);
+        assert_eq!(priors, playout_weights(&pos));
+        // Without the limit the tree section holds at every depth.
+        let everywhere = PolicyFactory::load(&path).unwrap().position(pos.board());
+        everywhere.candidates(&mut priors);
+        assert_ne!(priors, playout_weights(&pos));
     }
 
     #[test]
