@@ -55,10 +55,9 @@ fn build_mcts(config: &EngineConfig) -> Result<Box<dyn MoveGenerator>, String> {
     } else {
         None
     };
-    let factory =
-        PolicyFactory::new(load_gammas(config)?)
-            .with_playout_policy(params.playout_policy)
-            .with_tree_prior_plies(params.tree_prior_plies);
+    let factory = PolicyFactory::new(load_gammas(config)?)
+        .with_playout_policy(params.playout_policy)
+        .with_tree_prior_plies(params.tree_prior_plies);
     Ok(Box::new(
         MctsGenerator::new(params, factory).with_evaluator(evaluator),
     ))

@@ -14,7 +14,12 @@ use std::sync::Arc;
 /// A [`PolicyBoard`] seen by the search, with the way its playouts draw free stones, the stone
 /// count from which the tree priors give way to the playout gammas, and a buffer for the tree
 /// priors.
-pub struct PolicyPosition(PolicyBoard, PlayoutPolicy, usize, RefCell<Vec<(Point, f64)>>);
+pub struct PolicyPosition(
+    PolicyBoard,
+    PlayoutPolicy,
+    usize,
+    RefCell<Vec<(Point, f64)>>,
+);
 
 impl Clone for PolicyPosition {
     fn clone(&self) -> Self {

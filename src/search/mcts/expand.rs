@@ -257,7 +257,7 @@ pub(crate) fn narrow_to_zone<P: SearchPosition>(
     for (k, &(p, prior)) in scratch.list.iter().enumerate() {
         let new = tree.edge(first + k as u32);
         match old_child(p) {
-            Some(o) => new.take_over(o, prior, true),
+            Some(o) => new.take_over(o, prior),
             None => new.init(p.index(size) as u16, prior),
         }
     }

@@ -260,12 +260,14 @@ impl Edge {
 
     /// Fills a fresh edge with `other`'s stone, statistics, proof and subtree under a new
     /// prior, for a re-expansion while the search runs. A subtree another thread is still
-    /// expanding, or one built under the old sibling order (`drop_filtered`), is left behind:
-    /// the edge becomes a leaf again and is expanded afresh.
-    pub fn take_over(&self, other: &Edge, prior: f32, drop_filtered: bool) {
+    /// expanding, or one built under the old sibling order (filtered: its second stones left
+    /// out siblings that may be gone), is left behind: the edge becomes a leaf again and is
+    /// expanded afresh. With several threads, virtual losses in flight on `other` are copied
+    /// and never taken back: a few phantom lost visits, as a price for not locking.
+    pub fn take_over(&self, other: &Edge, prior: f32) {
         let o = Ordering::Relaxed;
         let children = match unpack_children(other.children.load(Ordering::Acquire)) {
-            Expansion::Expanded(c) if !(drop_filtered && c.filtered) => c.pack(),
+            Expansion::Expanded(c) if !c.filtered => c.pack(),
             _ => 0,
         };
         self.stats.store(other.stats.load(o), o);
@@ -371,27 +373,25 @@ mod tests {
             restricted: false,
             filtered: true,
         };
-        old.publish(filtered);
+        let plain = Children {
+            filtered: false,
+            ..filtered
+        };
+        old.publish(plain);
         let new = Edge::default();
-        new.take_over(&old, 0.5, false);
+        new.take_over(&old, 0.5);
         assert_eq!(
             (new.cell(), new.prior(), new.proof()),
             (42, 0.5, Proof::Loss)
         );
         assert_eq!(new.stats(), old.stats());
-        assert_eq!(new.expansion(), Expansion::Expanded(filtered));
-        new.take_over(&old, 0.5, true);
+        assert_eq!(new.expansion(), Expansion::Expanded(plain));
+        old.publish(filtered);
+        new.take_over(&old, 0.5);
         assert_eq!(new.expansion(), Expansion::Leaf);
-        assert!(old
-            .children
-            .compare_exchange(
-                filtered.pack(),
-                EXPANDING,
-                Ordering::Relaxed,
-                Ordering::Relaxed
-            )
-            .is_ok());
-        new.take_over(&old, 0.5, false);
+        old.abort_expansion();
+        assert!(old.try_begin_expansion());
+        new.take_over(&old, 0.5);
         assert_eq!(new.expansion(), Expansion::Leaf);
     }
 }

@@ -64,7 +64,7 @@ pub(crate) fn expansion_proof(solver: &mut Solver, board: &Board, mover: Color) 
 /// What the deep solve of a turn-start edge found.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum DeepFinding {
-    /// The side to move has a VCDT, or (for the other winner) the edge was proven otherwise.
+    /// The side to move, which has a VCDT: the edge is marked proven.
     Winner(Color),
     /// The opponent of the side to move has a VCDT if it passed: its defence zone.
     Zone(CellSet),
