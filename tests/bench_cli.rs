@@ -60,14 +60,21 @@ fn bad_bench_files_are_errors_naming_them() {
     assert!(stderr.contains("/nonexistent/x.weights"), "{stderr}");
 }
 
-/// With the two-section weights (tree priors from `engine-config/tree.weights`, issue #15) one
-/// thread, the bench's seed and fixed playouts give the same search twice, and another search
-/// than the one-section weights: the tree section is what the priors use.
+/// With the shipped two-section weights (tree priors near the root, issue #15), one thread, the
+/// bench's seed and fixed playouts give the same search twice. The tree section is what the
+/// priors use, as deep as `search.tree_prior_plies` says: tree priors at every depth give
+/// another search, and so does a one-section file.
 #[test]
 fn tree_weights_search_is_deterministic_and_uses_the_tree_section() {
-    let signature = |weights: &str| {
+    let dir = tempfile::tempdir().unwrap();
+    let everywhere = dir.path().join("everywhere.toml");
+    std::fs::write(&everywhere, "[search]\ntree_prior_plies = 0\n").unwrap();
+    let signature = |weights: &str, config: Option<&std::path::Path>| {
         let path = format!("{}/engine-config/{weights}", env!("CARGO_MANIFEST_DIR"));
-        let args = ["bench", "search", "--playouts", "150", "--weights", &path];
+        let mut args = vec!["bench", "search", "--playouts", "150", "--weights", &path];
+        if let Some(c) = config {
+            args.extend(["--config", c.to_str().unwrap()]);
+        }
         let out = liuzi(&args).output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "{args:?}: {stderr}");
@@ -76,7 +83,10 @@ fn tree_weights_search_is_deterministic_and_uses_the_tree_section() {
             serde_json::from_str(stdout.trim_end().lines().last().unwrap()).unwrap();
         json["signature"].as_str().unwrap().to_string()
     };
-    let tree = signature("tree.weights");
-    assert_eq!(tree, signature("tree.weights"));
-    assert_ne!(tree, signature("default.weights"));
+    let shipped = signature("default.weights", None);
+    assert_eq!(shipped, signature("default.weights", None));
+    let deep = signature("default.weights", Some(&everywhere));
+    assert_eq!(deep, signature("default.weights", Some(&everywhere)));
+    assert_ne!(shipped, deep);
+    assert_ne!(shipped, signature("cross.weights", None));
 }

@@ -85,12 +85,12 @@ fn shipped_weights_load_with_their_specs() {
     }
 }
 
-/// The two-section weights (issue #15): playout gammas of the seven shipped groups, a tree-prior
-/// section of every group plus four raw length-6 line patterns, both trained.
+/// The shipped two-section weights (issue #15): playout gammas of the seven shipped groups, a
+/// tree-prior section of every group plus four raw length-6 line patterns, both trained.
 #[test]
 fn tree_weights_load_with_both_sections() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine-config");
-    let g = Gammas::load(&dir.join("tree.weights")).unwrap_or_else(|e| panic!("{e}"));
+    let g = Gammas::load(&dir.join("default.weights")).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(g.spec(), &FeatureSpec::shipped());
     let tree = g.tree().expect("a tree section");
     assert_eq!(tree.spec(), &FeatureSpec::full());
@@ -104,7 +104,7 @@ fn tree_weights_load_with_both_sections() {
         .fold((f64::MAX, 0.0f64), |(lo, hi), &x| (lo.min(x), hi.max(x)));
     assert!(hi > 10.0 * lo, "{lo} .. {hi}");
     // One-section files have no tree section: their priors are the playout gammas.
-    assert!(Gammas::load(&dir.join("default.weights"))
+    assert!(Gammas::load(&dir.join("cross.weights"))
         .unwrap()
         .tree()
         .is_none());
@@ -114,7 +114,7 @@ fn tree_weights_load_with_both_sections() {
 #[test]
 fn bad_tree_sections_name_the_file_and_the_key() {
     let dir = tempfile::tempdir().unwrap();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine-config/tree.weights");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine-config/default.weights");
     let text = std::fs::read_to_string(src).unwrap();
     let resum = |t: &str| {
         let body = &t[..t.rfind("checksum ").unwrap()];

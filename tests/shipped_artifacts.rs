@@ -15,17 +15,13 @@ fn shipped(name: &str) -> (PathBuf, Vec<u8>) {
 
 #[test]
 fn shipped_weights_rewrite_to_the_same_bytes() {
-    let (path, bytes) = shipped("default.weights");
-    let gammas = Gammas::load(&path).unwrap_or_else(|e| panic!("{e}"));
-    assert!(gammas.to_text().as_bytes() == bytes.as_slice());
-}
-
-#[test]
-fn shipped_tree_weights_rewrite_to_the_same_bytes() {
-    let (path, bytes) = shipped("tree.weights");
-    let gammas = Gammas::load(&path).unwrap_or_else(|e| panic!("{e}"));
-    assert!(gammas.tree().is_some());
-    assert!(gammas.to_text().as_bytes() == bytes.as_slice());
+    // The two-section default (playout gammas and tree priors) and the one-section cross file.
+    for (name, tree) in [("default.weights", true), ("cross.weights", false)] {
+        let (path, bytes) = shipped(name);
+        let gammas = Gammas::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(gammas.tree().is_some(), tree, "{name}");
+        assert!(gammas.to_text().as_bytes() == bytes.as_slice(), "{name}");
+    }
 }
 
 #[test]

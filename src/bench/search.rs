@@ -98,11 +98,13 @@ pub fn bench_params(threads: usize) -> SearchParams {
 /// measures the engine's default knowledge wherever it runs.
 const SHIPPED_WEIGHTS: &[u8] = include_bytes!("../../engine-config/default.weights");
 
-/// The engine's default knowledge: Bradley-Terry with the shipped weights.
+/// The engine's default knowledge: Bradley-Terry with the shipped weights, tree priors as deep
+/// as the default `search.tree_prior_plies`.
 pub fn default_knowledge() -> PolicyFactory {
     let gammas = Gammas::parse(SHIPPED_WEIGHTS)
         .expect("the shipped engine-config/default.weights is valid (checked by the bench test)");
     PolicyFactory::new(Arc::new(gammas))
+        .with_tree_prior_plies(SearchParams::default().tree_prior_plies)
 }
 
 /// The shipped evaluator (`engine-config/default.eval`), built in like the weights: the search

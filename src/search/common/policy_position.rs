@@ -228,7 +228,7 @@ mod tests {
 
     #[test]
     fn tree_priors_give_way_to_the_playout_gammas_below_their_plies() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine-config/tree.weights");
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine-config/default.weights");
         let factory = PolicyFactory::load(&path).unwrap().with_tree_prior_plies(2);
         let mut board = Board::standard();
         for q in [p(9, 9), p(10, 10), p(8, 10)] {
