@@ -14,8 +14,9 @@ games="${2:-200}"; seed="${3:-31}"; concurrency="${4:-1}"
 name="default-vs-$variant${TAG:+-$TAG}"
 work="$root/target/tree-defence-run/$name"
 source "$here/../players.sh"
-# Release binaries, config, weights and evaluator, copied once so that rebuilding during a long
-# run does not change the players.
+# Release binaries, config, weights and evaluator, copied once so that rebuilding or retraining
+# during a long run does not change the players (the variant's config names no files: it gets
+# the frozen weights and evaluator by option; before 2026-11-25 it read the repository's).
 if freeze_players "$root" "$work"; then
   cp "$root/engine-config/default.toml" "$work/default.toml"
   cp "$root/engine-config/default.weights" "$root/engine-config/default.eval" "$work/"
@@ -24,7 +25,7 @@ results="$here/$name.jsonl"
 resume_flag "$results"
 "$work/bin/liuzi-match" \
   --engine "name=default st=1 cmd='$work/bin/liuzi --config $work/default.toml gtp --threads 1 -v'" \
-  --engine "name=$variant st=1 cmd='$work/bin/liuzi --config $here/$variant.toml gtp --threads 1 -v'" \
+  --engine "name=$variant st=1 cmd='$work/bin/liuzi --config $here/$variant.toml --weights $work/default.weights --evaluator $work/default.eval gtp --threads 1 -v'" \
   --games "$games" --random-openings --opening-turns 2 --seed "$seed" --concurrency "$concurrency" \
   --results "$results" --engine-logs "$work/logs" --event "$name" \
   "${resume[@]}" | tee "$here/$name.txt"
