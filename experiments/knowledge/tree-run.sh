@@ -31,7 +31,7 @@ name="tree-vs-playout${TAG:+-$TAG}"
 results="$here/$name.jsonl"
 resume_flag "$results"
 "$work/bin/liuzi-match" \
-  --engine "name=tree-weights st=0.9 cmd='$work/bin/liuzi --config $work/tree.toml --weights $work/new.weights gtp --threads 1'" \
+  --engine "name=tree-weights st=0.9 cmd='$work/bin/liuzi --config $work/tree.toml --weights $work/new.weights --evaluator $work/default.eval gtp --threads 1'" \
   --engine "name=old-weights st=0.9 cmd='$work/bin/liuzi --config $work/default.toml --weights $work/old.weights gtp --threads 1'" \
   --games "$games" --random-openings --seed "$seed" --concurrency "$concurrency" \
   --results "$results" --event "$name" \
