@@ -490,14 +490,9 @@ mod tests {
             wins: 64,
         });
         tree.edge(dropped).set_stats(Stats { visits: 3, wins: 0 });
-        assert!(super::super::expand::narrow_to_zone(
-            &tree,
-            &p,
-            a.first,
-            &pos,
-            &zone,
-            &mut scratch
-        ));
+        let mut narrow_once =
+            || super::super::expand::narrow_to_zone(&tree, &p, a.first, &pos, &zone, &mut scratch);
+        assert!(narrow_once());
         let narrow = tree.children(a.first).unwrap();
         assert!(narrow.restricted && narrow.count as usize == zone.len());
         assert!(narrow.range().all(|i| zone.contains(cell(i))));
@@ -517,14 +512,7 @@ mod tests {
         let priors: f32 = narrow.range().map(|i| tree.edge(i).prior()).sum();
         assert!((priors - 1.0).abs() < 1e-4);
         // Restricted now: nothing more to narrow.
-        assert!(!super::super::expand::narrow_to_zone(
-            &tree,
-            &p,
-            a.first,
-            &pos,
-            &zone,
-            &mut scratch
-        ));
+        assert!(!narrow_once());
     }
 
     fn tactics_board(b: &Board) -> ThreatBoard {
