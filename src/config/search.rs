@@ -134,6 +134,11 @@ pub struct SolverParams {
     /// to it; 0 = never.
     pub solver_deep_nodes: u64,
     pub solver_deep_visits: u32,
+    /// MCTS: share of a stone's time kept, after the search, for checking the pair it would
+    /// play against the opponent's wins that start with a single threat (and its VCDT, with a
+    /// larger limit than the tree's); a pair proven lost is marked and the next best checked.
+    /// Time left over goes back to the search. 0 = no check.
+    pub solver_pair_check_share: f32,
     /// Every solve: a free stone of the attacker (its first stone alone made two threats) may go
     /// up to this many cells along a line from its stones, besides windows holding 2 of them
     /// (0: windows only, the narrower model).
@@ -262,6 +267,12 @@ impl SolverParams {
             return Err(format!(
                 "search.solver_pair_share must be in 0..=1, not {}",
                 self.solver_pair_share
+            ));
+        }
+        if !(0.0..=0.9).contains(&self.solver_pair_check_share) {
+            return Err(format!(
+                "search.solver_pair_check_share must be in 0..=0.9, not {}",
+                self.solver_pair_check_share
             ));
         }
         if self.solver_deep_visits == 0 {

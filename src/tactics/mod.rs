@@ -9,12 +9,14 @@
 pub mod analysis;
 mod defence;
 pub mod movegen;
+mod single_threat;
 mod solver;
 pub mod suite;
 mod threat_board;
 
 pub use analysis::{forced_stones, Forced, ThreatInfo};
 pub use defence::{defend, defend_on, partner, Defence, DefenceLimits, Partner, Threat};
+pub use single_threat::{single_threat_win, SingleThreat, SingleThreatLimits};
 pub use solver::{SolveStats, Solver, SolverLimits, Verdict, WinProof};
 pub use threat_board::ThreatBoard;
 

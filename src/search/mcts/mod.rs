@@ -15,6 +15,7 @@ mod expand;
 mod minimax;
 mod node;
 mod outcome;
+mod pair_check;
 mod playout;
 mod proofs;
 mod root;
@@ -32,6 +33,7 @@ use crate::eval::Evaluator;
 use crate::rules::{Board, Point, Stage};
 use crate::tactics::{Solver, SolverLimits};
 use expand::{expand, ExpandScratch, Narrowing};
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Instant;
 use tree::{Tree, ROOT};
@@ -50,6 +52,8 @@ pub struct Search<F: PositionFactory> {
     evaluator: Option<Arc<Evaluator>>,
     /// How this game's stones used their time (logged by [`Search::take_time_use`]).
     time_use: TimeUse,
+    /// Positions after one of our pairs that the pair check has looked at (`pair_check`).
+    checked_pairs: HashSet<u64>,
 }
 
 impl<F: PositionFactory> Search<F> {
@@ -64,6 +68,7 @@ impl<F: PositionFactory> Search<F> {
             solver: Solver::new(SolverLimits::default()),
             evaluator: None,
             time_use: TimeUse::default(),
+            checked_pairs: HashSet::new(),
         }
     }
 
@@ -106,6 +111,7 @@ impl<F: PositionFactory> Search<F> {
         self.root_history = None;
         self.root_info = Analysis::default();
         self.solver.clear();
+        self.checked_pairs.clear();
     }
 
     /// The root of the last search (policy, visits and win rates per child).
@@ -202,7 +208,7 @@ impl<F: PositionFactory> Search<F> {
         #[cfg(debug_assertions)]
         self.check_tree(&root_pos);
 
-        let playouts = self.run_workers(board, &root_pos, limits, start);
+        let playouts = self.search_and_check(board, &root_pos, limits, start);
         let outcome = outcome::outcome(
             &self.tree,
             &self.params,
@@ -213,6 +219,52 @@ impl<F: PositionFactory> Search<F> {
         );
         self.root_info.children = outcome::root_children(&self.tree, board.size());
         Some(self.finish(board, outcome, limits))
+    }
+
+    /// The workers' search, then the pair check (`solver_pair_check_share` of the stone's time,
+    /// kept back from the search; with a playout limit and no clock, a node budget by the
+    /// playouts), then the search again for whatever time the check left. Returns the playouts.
+    fn search_and_check(
+        &mut self,
+        board: &Board,
+        root_pos: &F::Position,
+        limits: &Limits,
+        start: Instant,
+    ) -> u64 {
+        let share = self.params.tactics.solver_pair_check_share;
+        let playout_cap = min_cap(limits.playouts, self.params.playout_limit());
+        if !self.params.tactics.solver
+            || share <= 0.0
+            || (limits.time.is_none() && playout_cap.is_none())
+        {
+            return self.run_workers(board, root_pos, limits, start);
+        }
+        let searching = Limits {
+            time: limits.time.map(|t| t.mul_f32(1.0 - share)),
+            ..limits.clone()
+        };
+        let mut playouts = self.run_workers(board, root_pos, &searching, start);
+        if limits.stopped() {
+            return playouts;
+        }
+        let deadline = limits.time.map(|t| start + t);
+        let budget = pair_check::CheckBudget {
+            deadline,
+            nodes: playout_cap.map_or(u64::MAX, |n| {
+                n.saturating_mul(pair_check::NODES_PER_PLAYOUT).max(1)
+            }),
+        };
+        self.check_pairs(board, budget);
+        // The time the check left goes back to the search (not the playouts: those were run).
+        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        if let Some(left) = left.filter(|l| !l.is_zero() && playout_cap.is_none()) {
+            let resumed = Limits {
+                time: Some(left),
+                ..limits.clone()
+            };
+            playouts += self.run_workers(board, root_pos, &resumed, Instant::now());
+        }
+        playouts
     }
 }
 
