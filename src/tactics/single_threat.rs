@@ -123,21 +123,7 @@ impl Search<'_> {
                 }
                 tb.place(a as usize, self.attacker);
                 tb.place(b as usize, self.attacker);
-                let n0 = self.spent();
                 let result = self.turn_result(tb, scale);
-                if std::env::var("STDEBUG").is_ok() {
-                    eprintln!(
-                        "r{round} {:?}-{:?} {} {}",
-                        tb.point(a as usize),
-                        tb.point(b as usize),
-                        match result {
-                            TurnResult::Wins => "win",
-                            TurnResult::Fails => "fail",
-                            TurnResult::Unknown => "unk",
-                        },
-                        self.spent() - n0
-                    );
-                }
                 tb.remove_last();
                 tb.remove_last();
                 match result {
@@ -226,9 +212,6 @@ impl Search<'_> {
         tb.place(screen as usize, defender);
         let verdict = self.solver.solve_on(tb, attacker, 2);
         tb.remove_last();
-        if std::env::var("STDEBUG").is_ok() {
-            eprintln!("  screen {:?}", verdict.is_win());
-        }
         match verdict {
             Verdict::Win(_) => {}
             Verdict::NoVcdt => return TurnResult::Fails,
