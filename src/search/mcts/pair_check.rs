@@ -148,3 +148,110 @@ impl<F: PositionFactory> Search<F> {
         marked
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::node::{Children, Stats};
+    use super::*;
+    use crate::search::common::SimpleFactory;
+    use crate::search::SearchParams;
+    use crate::tactics::suite::replay;
+
+    fn cell(name: &str) -> u16 {
+        crate::notation::parse_games(name, 19).unwrap().index(19) as u16
+    }
+
+    /// Gives `parent` children on `cells`, the k-th with `visits[k]` visits.
+    fn block(tree: &Tree, parent: u32, cells: &[u16], visits: &[u32]) -> Children {
+        assert!(tree.edge(parent).try_begin_expansion());
+        let first = tree.allocate(cells.len() as u32).unwrap();
+        for (k, &c) in cells.iter().enumerate() {
+            let e = tree.edge(first + k as u32);
+            e.init(c, 0.5);
+            e.set_stats(Stats {
+                visits: visits[k],
+                wins: 0,
+            });
+        }
+        let children = Children {
+            first,
+            count: cells.len() as u32,
+            restricted: false,
+            filtered: false,
+        };
+        tree.edge(parent).publish(children);
+        children
+    }
+
+    /// Game 9 of experiments/cloudict/liuzi-vs-cloudict-d4-deepzone.jsonl, White (Liuzi) to
+    /// play its second turn against Black's diagonal three l10 k11 j12.
+    fn before_the_mistake() -> Board {
+        replay("l10 h10-j11 k11-j12").unwrap()
+    }
+
+    #[test]
+    fn the_pair_liuzi_played_loses_to_a_single_threat_win() {
+        let board = before_the_mistake();
+        let mut solver = Solver::new(SolverLimits::default());
+        let budget = CheckBudget {
+            deadline: None,
+            nodes: 20_000_000,
+        };
+        let point = |name: &str| Point::from_index(cell(name) as usize, 19);
+        let why = pair_lost(
+            &mut solver,
+            &board,
+            &[point("i13"), point("h13")],
+            100_000,
+            1,
+            budget,
+        );
+        assert!(
+            why.as_deref()
+                .is_some_and(|w| w.starts_with("single threat")),
+            "{why:?}"
+        );
+        // A budget too small to decide finds nothing, and says nothing.
+        let tiny = CheckBudget {
+            deadline: None,
+            nodes: 50,
+        };
+        let mut fresh = Solver::new(SolverLimits::default());
+        assert_eq!(
+            pair_lost(
+                &mut fresh,
+                &board,
+                &[point("i13"), point("h13")],
+                100_000,
+                1,
+                tiny
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn check_pairs_marks_the_chosen_pair_lost_and_moves_on_to_the_next() {
+        let board = before_the_mistake();
+        let mut params = SearchParams::default();
+        params.max_nodes = 1 << 10;
+        let mut search = Search::new(params, SimpleFactory);
+        let tree = &search.tree;
+        // The search's favourite is i13 then h13 (the game's pair); i13 then m9 comes next.
+        let firsts = block(tree, ROOT, &[cell("i13"), cell("a1")], &[100, 10]);
+        let seconds = block(tree, firsts.first, &[cell("h13"), cell("m9")], &[60, 40]);
+        let budget = CheckBudget {
+            deadline: None,
+            nodes: 20_000_000,
+        };
+        assert!(search.check_pairs(&board, budget));
+        let tree = &search.tree;
+        assert_eq!(tree.edge(seconds.first).proof(), Proof::Loss);
+        // The next pair, i13 and m9 (both ends of the three blocked), was checked too and
+        // nothing was found against it; each position is checked once.
+        assert_eq!(tree.edge(seconds.first + 1).proof(), Proof::Unknown);
+        assert_eq!(search.checked_pairs.len(), 2);
+        assert!(!search.check_pairs(&board, budget));
+        assert_eq!(search.checked_pairs.len(), 2);
+    }
+}
