@@ -139,6 +139,10 @@ pub struct SolverParams {
     /// larger limit than the tree's); a pair proven lost is marked and the next best checked.
     /// Time left over goes back to the search. 0 = no check.
     pub solver_pair_check_share: f32,
+    /// Both searches: share of a stone's time the root may spend, after finding no VCDT of its
+    /// own, looking for its own win that starts with a single threat (then played at once).
+    /// 0 = no look.
+    pub solver_single_threat_share: f32,
     /// Every solve: a free stone of the attacker (its first stone alone made two threats) may go
     /// up to this many cells along a line from its stones, besides windows holding 2 of them
     /// (0: windows only, the narrower model).
@@ -273,6 +277,12 @@ impl SolverParams {
             return Err(format!(
                 "search.solver_pair_check_share must be in 0..=0.9, not {}",
                 self.solver_pair_check_share
+            ));
+        }
+        if !(0.0..=0.9).contains(&self.solver_single_threat_share) {
+            return Err(format!(
+                "search.solver_single_threat_share must be in 0..=0.9, not {}",
+                self.solver_single_threat_share
             ));
         }
         if self.solver_deep_visits == 0 {

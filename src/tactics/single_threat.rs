@@ -66,18 +66,30 @@ pub enum SingleThreat {
     Unknown,
 }
 
-/// Whether `attacker`, to place two stones on `tb`, wins with a single-threat turn. Call it after
-/// the attacker's own VCDT came up empty: double-threat turns are skipped here. `tb` is left as
-/// it was; the solver's limits are restored.
+/// Whether `attacker` wins with a single-threat turn on `tb`: with `stones` = 2 its whole turn is
+/// to come; with 1 its first stone is the last stone on `tb`, and only its second is looked for
+/// (the turn is the same proof, so nothing needs to be remembered between the two stones). Call
+/// it after the attacker's own VCDT came up empty: double-threat turns are skipped here. `tb` is
+/// left as it was; the solver's limits are restored.
 pub fn single_threat_win(
     solver: &mut Solver,
     tb: &mut ThreatBoard,
     attacker: Color,
+    stones: u8,
     limits: &SingleThreatLimits,
 ) -> SingleThreat {
     let defender = attacker.opponent();
-    // A threat window of either side is the VCDT's business (a six, or a forced block).
-    if tb.has_threat_window(attacker) || tb.has_threat_window(defender) {
+    let first = match stones {
+        2 => None,
+        _ => match tb.last_stone() {
+            Some(cell) if tb.get(cell) == Some(attacker) => Some(cell as u16),
+            _ => return SingleThreat::None,
+        },
+    };
+    // A threat window of the defender is the VCDT's business (a forced block), as is one of the
+    // attacker's before its turn (a six).
+    let attacker_window = first.is_none() && tb.has_threat_window(attacker);
+    if attacker_window || tb.has_threat_window(defender) {
         return SingleThreat::None;
     }
     let saved = solver.limits.clone();
@@ -89,7 +101,7 @@ pub fn single_threat_win(
         deadline: limits.max_time.map(|t| Instant::now() + t),
     };
     search.first_node = search.solver.total_nodes();
-    let answer = search.run(tb);
+    let answer = search.run(tb, first);
     search.solver.limits = saved;
     answer
 }
@@ -110,10 +122,20 @@ enum TurnResult {
 }
 
 impl Search<'_> {
-    fn run(&mut self, tb: &mut ThreatBoard) -> SingleThreat {
+    /// `first`: the attacker's first stone, already on `tb`.
+    fn run(&mut self, tb: &mut ThreatBoard, first: Option<u16>) -> SingleThreat {
         // Rounds of growing budgets: a cheap look at every turn first, so a turn that wins
         // quickly is not kept waiting behind one that eats the budget.
-        let mut pending = self.turns(tb);
+        let mut pending = match first {
+            None => self.turns(tb),
+            Some(a) => {
+                tb.remove_last();
+                let turns = self.turns_from(tb, a, &mut HashSet::new());
+                tb.place(a as usize, self.attacker);
+                turns
+            }
+        };
+        let placed = if first.is_some() { 1 } else { 2 };
         for round in 0..ROUNDS {
             let scale = 2u64.pow(round);
             let mut undecided = Vec::new();
@@ -121,11 +143,14 @@ impl Search<'_> {
                 if self.out_of_budget() {
                     return SingleThreat::Unknown;
                 }
-                tb.place(a as usize, self.attacker);
+                if placed == 2 {
+                    tb.place(a as usize, self.attacker);
+                }
                 tb.place(b as usize, self.attacker);
                 let result = self.turn_result(tb, scale);
-                tb.remove_last();
-                tb.remove_last();
+                for _ in 0..placed {
+                    tb.remove_last();
+                }
                 match result {
                     TurnResult::Wins => {
                         let p = |c: u16| tb.point(c as usize);
@@ -169,32 +194,47 @@ impl Search<'_> {
     /// other stone builds: windows holding 2, or next to the attacker's stones), or both into a
     /// window holding 2.
     fn turns(&self, tb: &mut ThreatBoard) -> Vec<(u16, u16)> {
-        let attacker = self.attacker;
-        let mut builders = tb.potential_cells(attacker, 2);
-        builders.union_with(&tb.cells_near_stones(attacker, self.limits.free_reach));
         let mut seen = HashSet::new();
+        let firsts = tb.potential_cells(self.attacker, 2);
         let mut turns = Vec::new();
-        let firsts = tb.potential_cells(attacker, 2);
-        for a in ordered(tb, attacker, &firsts) {
-            tb.place(a as usize, attacker);
-            let seconds: CellSet = match tb.threats(attacker) {
-                0 => tb.potential_cells(attacker, 3),
-                1 => builders,
-                _ => CellSet::new(),
-            };
-            for b in ordered(tb, attacker, &seconds) {
-                if b == a || tb.get(b as usize).is_some() {
-                    continue;
-                }
-                tb.place(b as usize, attacker);
-                let single = tb.threats(attacker) == 1;
-                tb.remove_last();
-                if single && seen.insert((a.min(b), a.max(b))) {
-                    turns.push((a, b));
-                }
-            }
-            tb.remove_last();
+        for a in ordered(tb, self.attacker, &firsts) {
+            turns.extend(self.turns_from(tb, a, &mut seen));
         }
+        turns
+    }
+
+    /// The turns of [`Search::turns`] with first stone `a` (empty on `tb`), as `(a, b)`, without
+    /// the unordered pairs already in `seen`.
+    fn turns_from(
+        &self,
+        tb: &mut ThreatBoard,
+        a: u16,
+        seen: &mut HashSet<(u16, u16)>,
+    ) -> Vec<(u16, u16)> {
+        let attacker = self.attacker;
+        let mut turns = Vec::new();
+        tb.place(a as usize, attacker);
+        let seconds: CellSet = match tb.threats(attacker) {
+            0 => tb.potential_cells(attacker, 3),
+            1 => {
+                let mut builders = tb.potential_cells(attacker, 2);
+                builders.union_with(&tb.cells_near_stones(attacker, self.limits.free_reach));
+                builders
+            }
+            _ => CellSet::new(),
+        };
+        for b in ordered(tb, attacker, &seconds) {
+            if b == a || tb.get(b as usize).is_some() {
+                continue;
+            }
+            tb.place(b as usize, attacker);
+            let single = tb.threats(attacker) == 1;
+            tb.remove_last();
+            if single && seen.insert((a.min(b), a.max(b))) {
+                turns.push((a, b));
+            }
+        }
+        tb.remove_last();
         turns
     }
 
@@ -277,6 +317,7 @@ mod tests {
             &mut solver,
             &mut tb,
             Color::Black,
+            2,
             &SingleThreatLimits::default(),
         );
         assert_eq!(tb.hash(), before);
@@ -299,6 +340,25 @@ mod tests {
             );
             tb.remove_last();
         }
+        // At the turn's second stone, the same search completes it.
+        let mut half = board.clone();
+        half.play(turn[0]).unwrap();
+        let mut tb = ThreatBoard::from_board(&half);
+        let limits = SingleThreatLimits::default();
+        let second = single_threat_win(&mut solver, &mut tb, Color::Black, 1, &limits);
+        assert!(
+            matches!(second, SingleThreat::Win([a, _]) if a == turn[0]),
+            "{second:?}"
+        );
+        // A first stone of the other colour is no turn to complete.
+        let mut other = board.clone();
+        other.play(Point::new(0, 0)).unwrap();
+        let mut tb = ThreatBoard::from_board(&other);
+        let limits = SingleThreatLimits::default();
+        assert_eq!(
+            single_threat_win(&mut solver, &mut tb, Color::White, 1, &limits),
+            SingleThreat::None
+        );
     }
 
     #[test]
@@ -313,6 +373,7 @@ mod tests {
                 &mut solver,
                 &mut tb,
                 Color::White,
+                2,
                 &SingleThreatLimits::default()
             ),
             SingleThreat::None

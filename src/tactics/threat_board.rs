@@ -78,6 +78,11 @@ impl ThreatBoard {
         self.stones.push(cell as u16);
     }
 
+    /// The cell of the last stone placed.
+    pub fn last_stone(&self) -> Option<usize> {
+        self.stones.last().map(|&c| c as usize)
+    }
+
     /// Takes back the last stone placed.
     pub fn remove_last(&mut self) {
         let cell = self.stones.pop().expect("a stone to take back") as usize;

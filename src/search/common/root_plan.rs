@@ -10,7 +10,8 @@ use crate::notation::format_gtp;
 use crate::patterns::{stones_left, CellSet};
 use crate::rules::{Board, Point};
 use crate::tactics::{
-    defend, partner, DefenceLimits, Partner, Solver, SolverLimits, Threat, ThreatBoard, Verdict,
+    defend, partner, single_threat_win, DefenceLimits, Partner, SingleThreat, SingleThreatLimits,
+    Solver, SolverLimits, Threat, ThreatBoard, Verdict,
 };
 use std::time::{Duration, Instant};
 
@@ -67,6 +68,28 @@ pub(crate) fn root_plan(
         let line: Vec<String> = proof.line.iter().map(|&p| format_gtp(p)).collect();
         tracing::info!(depth = proof.depth, "solver: VCDT {}", line.join(" "));
         return RootPlan::Play(proof.stones[0]);
+    }
+    if params.solver_single_threat_share > 0.0 {
+        let limits = SingleThreatLimits {
+            max_nodes: playouts.map_or(SingleThreatLimits::default().max_nodes, |n| {
+                n.saturating_mul(NODES_PER_PLAYOUT).max(1)
+            }),
+            max_time: time.map(|t| t.mul_f32(params.solver_single_threat_share)),
+            free_reach: params.solver_free_reach,
+            ..SingleThreatLimits::default()
+        };
+        let stones = stones_left(board);
+        let mut tb = ThreatBoard::from_board(board);
+        if let SingleThreat::Win(turn) =
+            single_threat_win(solver, &mut tb, board.to_move(), stones, &limits)
+        {
+            tracing::info!(
+                "solver: single-threat win {} {}",
+                format_gtp(turn[0]),
+                format_gtp(turn[1])
+            );
+            return RootPlan::Play(turn[2 - usize::from(stones)]);
+        }
     }
     let verify_nodes = params
         .solver_verify_nodes

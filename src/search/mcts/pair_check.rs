@@ -92,7 +92,7 @@ pub(super) fn pair_lost(
         ..SingleThreatLimits::default()
     };
     let mut tb = ThreatBoard::from_board(&after);
-    match single_threat_win(solver, &mut tb, after.to_move(), &limits) {
+    match single_threat_win(solver, &mut tb, after.to_move(), 2, &limits) {
         SingleThreat::Win(turn) => Some(format!(
             "single threat {} {}",
             format_gtp(turn[0]),
