@@ -341,6 +341,40 @@ mod tests {
     }
 
     #[test]
+    fn root_plays_its_own_single_threat_win_stone_by_stone() {
+        // Game 9 of experiments/cloudict/liuzi-vs-cloudict-d4-deepzone.jsonl, Black to move:
+        // no VCDT, but a four plus a building stone wins (tactics/single_threat.rs).
+        let b = replay("l10 h10-j11 k11-j12 i13-h13").unwrap();
+        let params = SolverParams {
+            solver_single_threat_share: 0.5,
+            ..SolverParams::default()
+        };
+        let mut solver = Solver::new(SolverLimits::default());
+        let RootPlan::Play(first) = root_plan(&mut solver, &b, &params, None, None, None) else {
+            panic!("Black's single-threat win is not played");
+        };
+        let mut half = b.clone();
+        half.play(first).unwrap();
+        let RootPlan::Play(second) = root_plan(&mut solver, &half, &params, None, None, None)
+        else {
+            panic!("the turn's second stone is not found again");
+        };
+        // The turn makes exactly one threat.
+        half.play(second).unwrap();
+        assert_eq!(ThreatBoard::from_board(&half).threats(Color::Black), 1);
+        // Off, the root leaves the choice to the search.
+        let mut solver = Solver::new(SolverLimits::default());
+        let off = SolverParams {
+            solver_single_threat_share: 0.0,
+            ..params
+        };
+        assert!(!matches!(
+            root_plan(&mut solver, &b, &off, None, None, None),
+            RootPlan::Play(_)
+        ));
+    }
+
+    #[test]
     fn pair_defence_finds_a_defending_pair() {
         // Positions from MCTS losses against alpha-beta
         // (experiments/tuning/strength/vmix50-fast-vs-alphabeta.jsonl, games 14, 21 and 45): the
