@@ -327,7 +327,7 @@ mod tests {
         // The turn makes one threat, and every block of it leaves Black a VCDT.
         let mut after = board.clone();
         for p in turn {
-            after.play(p);
+            after.play(p).unwrap();
         }
         let mut tb = ThreatBoard::from_board(&after);
         assert_eq!(tb.threats(Color::Black), 1);

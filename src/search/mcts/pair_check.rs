@@ -233,8 +233,10 @@ mod tests {
     #[test]
     fn check_pairs_marks_the_chosen_pair_lost_and_moves_on_to_the_next() {
         let board = before_the_mistake();
-        let mut params = SearchParams::default();
-        params.max_nodes = 1 << 10;
+        let params = SearchParams {
+            max_nodes: 1 << 10,
+            ..SearchParams::default()
+        };
         let mut search = Search::new(params, SimpleFactory);
         let tree = &search.tree;
         // The search's favourite is i13 then h13 (the game's pair); i13 then m9 comes next.
