@@ -14,7 +14,8 @@ use crate::notation::format_gtp;
 use crate::rules::{Board, Point, Stage};
 use crate::search::common::PositionFactory;
 use crate::tactics::{
-    single_threat_win, SingleThreat, SingleThreatLimits, Solver, SolverLimits, ThreatBoard, Verdict,
+    partner, single_threat_win, DefenceLimits, Partner, SingleThreat, SingleThreatLimits, Solver,
+    SolverLimits, ThreatBoard, Verdict,
 };
 use std::time::Instant;
 
@@ -50,6 +51,26 @@ fn chosen_pair(tree: &Tree, stage: Stage) -> Option<Vec<u32>> {
     Some(vec![first, second])
 }
 
+/// How the opponent wins after one of our pairs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Refutation {
+    /// A VCDT (its principal line).
+    Vcdt(Vec<Point>),
+    /// A single-threat turn that wins.
+    SingleThreat([Point; 2]),
+}
+
+impl std::fmt::Display for Refutation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (what, stones) = match self {
+            Refutation::Vcdt(line) => ("VCDT", line.as_slice()),
+            Refutation::SingleThreat(turn) => ("single threat", turn.as_slice()),
+        };
+        let names: Vec<String> = stones.iter().map(|&p| format_gtp(p)).collect();
+        write!(f, "{what} {}", names.join(" "))
+    }
+}
+
 /// How the opponent wins once `board` (ours to move) has our `stones`, the rest of our turn: a
 /// VCDT within `vcdt_nodes`, or a single-threat win within the budget. `None` (nothing found)
 /// is no proof of safety.
@@ -60,7 +81,7 @@ pub(super) fn pair_lost(
     vcdt_nodes: u64,
     free_reach: u8,
     budget: CheckBudget,
-) -> Option<String> {
+) -> Option<Refutation> {
     let mut after = board.clone();
     for &p in stones {
         after.play(p).ok()?;
@@ -81,8 +102,7 @@ pub(super) fn pair_lost(
         ..SolverLimits::default()
     };
     if let Verdict::Win(proof) = solver.solve(&after) {
-        let line: Vec<String> = proof.line.iter().map(|&p| format_gtp(p)).collect();
-        return Some(format!("VCDT {}", line.join(" ")));
+        return Some(Refutation::Vcdt(proof.line));
     }
     let spent = solver.total_nodes() - start_nodes;
     let limits = SingleThreatLimits {
@@ -93,11 +113,7 @@ pub(super) fn pair_lost(
     };
     let mut tb = ThreatBoard::from_board(&after);
     match single_threat_win(solver, &mut tb, after.to_move(), 2, &limits) {
-        SingleThreat::Win(turn) => Some(format!(
-            "single threat {} {}",
-            format_gtp(turn[0]),
-            format_gtp(turn[1])
-        )),
+        SingleThreat::Win(turn) => Some(Refutation::SingleThreat(turn)),
         SingleThreat::None | SingleThreat::Unknown => None,
     }
 }
@@ -144,8 +160,45 @@ impl<F: PositionFactory> Search<F> {
             full.extend(&path);
             propagate(&self.tree, &full, board.stone_count(), area);
             marked = true;
+            if path.len() == 2 && matches!(why, Refutation::Vcdt(_)) {
+                self.check_first_stone(board, path[0], budget);
+            }
         }
         marked
+    }
+
+    /// After a pair with first stone `edge` lost to a VCDT: does any second stone save that
+    /// first stone ([`partner`])? If none does, the first stone is marked lost, so that the
+    /// check moves on to other first stones rather than through its second stones one by one.
+    fn check_first_stone(&mut self, board: &Board, edge: u32, budget: CheckBudget) {
+        let first = self.tree.edge(edge);
+        if first.proof() != Proof::Unknown {
+            return;
+        }
+        let tactics = &self.params.tactics;
+        let left = budget
+            .deadline
+            .map(|d| d.saturating_duration_since(Instant::now()));
+        self.solver.limits = SolverLimits {
+            max_nodes: tactics.solver_root_nodes.min(budget.nodes).max(1),
+            max_time: left,
+            free_reach: tactics.solver_free_reach,
+            ..SolverLimits::default()
+        };
+        let limits = DefenceLimits {
+            verify_nodes: tactics.solver_verify_nodes,
+            max_verifications: usize::MAX,
+            max_time: left,
+        };
+        let mut tb = ThreatBoard::from_board(board);
+        let cell = first.cell() as usize;
+        if partner(&mut self.solver, &mut tb, board.to_move(), cell, &limits) == Partner::Lost {
+            let size = board.size();
+            let name = format_gtp(Point::from_index(cell, size));
+            tracing::info!("pair check: {name} loses with every second stone");
+            first.set_proof(Proof::Loss);
+            propagate(&self.tree, &[ROOT, edge], board.stone_count(), size * size);
+        }
     }
 }
 
@@ -206,11 +259,7 @@ mod tests {
             1,
             budget,
         );
-        assert!(
-            why.as_deref()
-                .is_some_and(|w| w.starts_with("single threat")),
-            "{why:?}"
-        );
+        assert!(matches!(why, Some(Refutation::SingleThreat(_))), "{why:?}");
         // A budget too small to decide finds nothing, and says nothing.
         let tiny = CheckBudget {
             deadline: None,
@@ -255,5 +304,34 @@ mod tests {
         assert_eq!(search.checked_pairs.len(), 2);
         assert!(!search.check_pairs(&board, budget));
         assert_eq!(search.checked_pairs.len(), 2);
+    }
+
+    #[test]
+    fn a_first_stone_whose_every_second_stone_loses_is_marked_lost() {
+        // Two open fours of Black's (row 10 and column c), White to move: no pair of White
+        // stones blocks four threats, so j10 loses with any second stone (the position of
+        // tactics/defence.rs's partner test).
+        let board =
+            replay("k10 a19-c19 l10-m10 e19-g19 n10-c3 i19-k19 c4-c5 m19-o19 c6-s1").unwrap();
+        let params = SearchParams {
+            max_nodes: 1 << 10,
+            ..SearchParams::default()
+        };
+        let mut search = Search::new(params, SimpleFactory);
+        let tree = &search.tree;
+        let firsts = block(tree, ROOT, &[cell("j10"), cell("a1")], &[100, 10]);
+        let seconds = block(tree, firsts.first, &[cell("o10"), cell("c7")], &[60, 40]);
+        let budget = CheckBudget {
+            deadline: None,
+            nodes: 1_000_000,
+        };
+        assert!(search.check_pairs(&board, budget));
+        let tree = &search.tree;
+        assert_eq!(tree.edge(seconds.first).proof(), Proof::Loss);
+        assert_eq!(tree.edge(firsts.first).proof(), Proof::Loss);
+        // The check moved on from j10 instead of checking its other second stone: the next
+        // first stone, a1, has no searched second stone, so nothing more was checked.
+        assert_eq!(tree.edge(seconds.first + 1).proof(), Proof::Unknown);
+        assert_eq!(search.checked_pairs.len(), 1);
     }
 }
