@@ -17,7 +17,7 @@ mod threat_board;
 pub use analysis::{forced_stones, Forced, ThreatInfo};
 pub use defence::{defend, defend_on, partner, Defence, DefenceLimits, Partner, Threat};
 pub use single_threat::{single_threat_win, SingleThreat, SingleThreatLimits};
-pub use solver::{SolveStats, Solver, SolverLimits, Verdict, WinProof};
+pub use solver::{SolveStats, Solver, SolverLimits, StopSignal, Verdict, WinProof};
 pub use threat_board::ThreatBoard;
 
 /// The VCDT regression suite (`vcdt.txt` beside this file; format in [`suite`]): the solver's

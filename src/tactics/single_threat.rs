@@ -169,7 +169,13 @@ impl Search<'_> {
     }
 
     fn out_of_budget(&self) -> bool {
-        self.spent() >= self.limits.max_nodes || self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.spent() >= self.limits.max_nodes
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self
+                .solver
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.stop_requested())
     }
 
     fn spent(&self) -> u64 {
@@ -378,5 +384,24 @@ mod tests {
             ),
             SingleThreat::None
         );
+    }
+
+    #[test]
+    fn a_stop_signal_ends_the_search_and_the_solves_at_once() {
+        struct Raised;
+        impl crate::tactics::StopSignal for Raised {
+            fn stop_requested(&self) -> bool {
+                true
+            }
+        }
+        let board = replay("l10 h10-j11 k11-j12 i13-h13").unwrap();
+        let mut solver = Solver::new(SolverLimits::default());
+        solver.stop = Some(std::sync::Arc::new(Raised));
+        let mut tb = ThreatBoard::from_board(&board);
+        let limits = SingleThreatLimits::default();
+        let found = single_threat_win(&mut solver, &mut tb, Color::Black, 2, &limits);
+        assert_eq!(found, SingleThreat::Unknown);
+        // A solve polls it every 256 stones: far fewer than the search above needs.
+        assert!(solver.total_nodes() < 1_000, "{}", solver.total_nodes());
     }
 }

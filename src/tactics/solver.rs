@@ -19,7 +19,14 @@ use super::threat_board::ThreatBoard;
 use crate::patterns::{stones_left, CellSet};
 use crate::rules::{Board, Color, Point};
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// Asked every few hundred stones during a solve whether to give up (an interrupted search):
+/// a solve that gives up answers `Unknown`.
+pub trait StopSignal: Send + Sync {
+    fn stop_requested(&self) -> bool;
+}
 
 /// Limits of one solve.
 #[derive(Clone, Debug, PartialEq)]
@@ -126,6 +133,8 @@ const TT_CAPACITY: usize = 1 << 21;
 /// positions reuse work.
 pub struct Solver {
     pub limits: SolverLimits,
+    /// Polled with the clock; `None`: solves end only by their limits.
+    pub stop: Option<Arc<dyn StopSignal>>,
     tt: HashMap<u64, Entry>,
     attacker: Color,
     stats: SolveStats,
@@ -139,6 +148,7 @@ impl Solver {
     pub fn new(limits: SolverLimits) -> Solver {
         Solver {
             limits,
+            stop: None,
             tt: HashMap::new(),
             attacker: Color::Black,
             stats: SolveStats::default(),
@@ -304,7 +314,8 @@ impl Solver {
         self.total_nodes += 1;
         if self.stats.nodes > self.node_limit
             || (self.stats.nodes.is_multiple_of(256)
-                && self.deadline.is_some_and(|d| Instant::now() >= d))
+                && (self.deadline.is_some_and(|d| Instant::now() >= d)
+                    || self.stop.as_ref().is_some_and(|s| s.stop_requested())))
         {
             self.aborted = true;
             return false;

@@ -27,11 +27,11 @@ pub use crate::config::{PairOrder, SearchParams};
 
 use super::common::{
     forced_stone, min_cap, policy_of, root_plan, Analysis, Decision, Limits, PositionFactory,
-    RootPlan, SearchOutcome, StoneTime, TimeUse,
+    RootPlan, SearchOutcome, StoneTime, ThinkObserver, TimeUse,
 };
 use crate::eval::Evaluator;
 use crate::rules::{Board, Point, Stage};
-use crate::tactics::{Solver, SolverLimits};
+use crate::tactics::{Solver, SolverLimits, StopSignal};
 use expand::{expand, ExpandScratch, Narrowing};
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -150,7 +150,12 @@ impl<F: PositionFactory> Search<F> {
             };
             return Some(self.finish(board, outcome, limits));
         }
-        // An interrupted search skips the root's solves too: it answers at once.
+        // An interrupted search skips the root's solves too: it answers at once; one interrupted
+        // during them gives them up.
+        self.solver.stop = limits
+            .observer
+            .clone()
+            .map(|o| Arc::new(ObserverStop(o)) as _);
         let plan = if self.params.tactics.solver && !limits.stopped() {
             let playouts = min_cap(limits.playouts, self.params.playout_limit());
             let mut order = self.root_info.policy.clone();
@@ -168,6 +173,7 @@ impl<F: PositionFactory> Search<F> {
             RootPlan::Free
         };
         if let RootPlan::Play(best) = plan {
+            self.solver.stop = None;
             let outcome = SearchOutcome {
                 win_rate: Some(1.0),
                 nodes: self.tree.len() as u64,
@@ -218,6 +224,7 @@ impl<F: PositionFactory> Search<F> {
             start.elapsed(),
         );
         self.root_info.children = outcome::root_children(&self.tree, board.size());
+        self.solver.stop = None;
         Some(self.finish(board, outcome, limits))
     }
 
@@ -265,6 +272,15 @@ impl<F: PositionFactory> Search<F> {
             playouts += self.run_workers(board, root_pos, &resumed, Instant::now());
         }
         playouts
+    }
+}
+
+/// The caller's observer as the solver's stop signal.
+struct ObserverStop(Arc<dyn ThinkObserver>);
+
+impl StopSignal for ObserverStop {
+    fn stop_requested(&self) -> bool {
+        self.0.stop_requested()
     }
 }
 
