@@ -19,7 +19,7 @@ use crate::tactics::{
 };
 use std::time::Instant;
 
-/// With a playout limit and no clock, each check places at most this many solver stones per
+/// With a playout limit and no clock, the checks place at most this many solver stones per
 /// playout of the stone's limit (a solver stone costs about a third of a microsecond, a playout
 /// some tens), so fixed-playout searches stay reproducible and their checks small.
 pub(super) const NODES_PER_PLAYOUT: u64 = 20;
@@ -28,7 +28,7 @@ pub(super) const NODES_PER_PLAYOUT: u64 = 20;
 #[derive(Clone, Copy, Debug)]
 pub(super) struct CheckBudget {
     pub deadline: Option<Instant>,
-    /// Solver stones of each check.
+    /// Solver stones of all the checks together.
     pub nodes: u64,
 }
 
@@ -126,7 +126,17 @@ impl<F: PositionFactory> Search<F> {
         let size = board.size();
         let area = size * size;
         let mut marked = false;
+        let first_node = self.solver.total_nodes();
         while budget.deadline.is_none_or(|d| Instant::now() < d) {
+            // The node budget is for all the checks together.
+            let spent = self.solver.total_nodes() - first_node;
+            let budget = CheckBudget {
+                nodes: budget.nodes.saturating_sub(spent),
+                ..budget
+            };
+            if budget.nodes == 0 {
+                break;
+            }
             let Some(path) = chosen_pair(&self.tree, board.stage()) else {
                 break;
             };
