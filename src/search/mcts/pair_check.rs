@@ -226,25 +226,33 @@ mod tests {
 
     /// Gives `parent` children on `cells`, the k-th with `visits[k]` visits.
     fn block(tree: &Tree, parent: u32, cells: &[u16], visits: &[u32]) -> Children {
-        assert!(tree.edge(parent).try_begin_expansion());
-        let first = tree.allocate(cells.len() as u32).unwrap();
-        for (k, &c) in cells.iter().enumerate() {
-            let e = tree.edge(first + k as u32);
-            e.init(c, 0.5);
-            e.set_stats(Stats {
-                visits: visits[k],
-                wins: 0,
-            });
+        let children = super::super::proofs::tests::block(tree, parent, cells, false);
+        for (k, &v) in visits.iter().enumerate() {
+            let stats = Stats { visits: v, wins: 0 };
+            tree.edge(children.first + k as u32).set_stats(stats);
         }
-        let children = Children {
-            first,
-            count: cells.len() as u32,
-            restricted: false,
-            filtered: false,
-        };
-        tree.edge(parent).publish(children);
         children
     }
+
+    /// A search whose tree favours the pair `firsts[0]`, `seconds[0]` (root children `firsts`
+    /// with 100 and 10 visits, the first's children `seconds` with 60 and 40), and both blocks.
+    fn favouring(firsts: [&str; 2], seconds: [&str; 2]) -> (Search<SimpleFactory>, [Children; 2]) {
+        let params = SearchParams {
+            max_nodes: 1 << 10,
+            ..SearchParams::default()
+        };
+        let search = Search::new(params, SimpleFactory);
+        let tree = &search.tree;
+        let a = block(tree, ROOT, &firsts.map(cell), &[100, 10]);
+        let b = block(tree, a.first, &seconds.map(cell), &[60, 40]);
+        (search, [a, b])
+    }
+
+    /// No clock, and more nodes than any check here needs.
+    const AMPLE: CheckBudget = CheckBudget {
+        deadline: None,
+        nodes: 20_000_000,
+    };
 
     /// Game 9 of experiments/cloudict/liuzi-vs-cloudict-d4-deepzone.jsonl, White (Liuzi) to
     /// play its second turn against Black's diagonal three l10 k11 j12.
@@ -256,10 +264,7 @@ mod tests {
     fn the_pair_liuzi_played_loses_to_a_single_threat_win() {
         let board = before_the_mistake();
         let mut solver = Solver::new(SolverLimits::default());
-        let budget = CheckBudget {
-            deadline: None,
-            nodes: 20_000_000,
-        };
+        let budget = AMPLE;
         let point = |name: &str| Point::from_index(cell(name) as usize, 19);
         let why = pair_lost(
             &mut solver,
@@ -292,27 +297,16 @@ mod tests {
     #[test]
     fn check_pairs_marks_the_chosen_pair_lost_and_moves_on_to_the_next() {
         let board = before_the_mistake();
-        let params = SearchParams {
-            max_nodes: 1 << 10,
-            ..SearchParams::default()
-        };
-        let mut search = Search::new(params, SimpleFactory);
-        let tree = &search.tree;
         // The search's favourite is i13 then h13 (the game's pair); i13 then m9 comes next.
-        let firsts = block(tree, ROOT, &[cell("i13"), cell("a1")], &[100, 10]);
-        let seconds = block(tree, firsts.first, &[cell("h13"), cell("m9")], &[60, 40]);
-        let budget = CheckBudget {
-            deadline: None,
-            nodes: 20_000_000,
-        };
-        assert!(search.check_pairs(&board, budget));
+        let (mut search, [_, seconds]) = favouring(["i13", "a1"], ["h13", "m9"]);
+        assert!(search.check_pairs(&board, AMPLE));
         let tree = &search.tree;
         assert_eq!(tree.edge(seconds.first).proof(), Proof::Loss);
         // The next pair, i13 and m9 (both ends of the three blocked), was checked too and
         // nothing was found against it; each position is checked once.
         assert_eq!(tree.edge(seconds.first + 1).proof(), Proof::Unknown);
         assert_eq!(search.checked_pairs.len(), 2);
-        assert!(!search.check_pairs(&board, budget));
+        assert!(!search.check_pairs(&board, AMPLE));
         assert_eq!(search.checked_pairs.len(), 2);
     }
 
@@ -323,19 +317,8 @@ mod tests {
         // tactics/defence.rs's partner test).
         let board =
             replay("k10 a19-c19 l10-m10 e19-g19 n10-c3 i19-k19 c4-c5 m19-o19 c6-s1").unwrap();
-        let params = SearchParams {
-            max_nodes: 1 << 10,
-            ..SearchParams::default()
-        };
-        let mut search = Search::new(params, SimpleFactory);
-        let tree = &search.tree;
-        let firsts = block(tree, ROOT, &[cell("j10"), cell("a1")], &[100, 10]);
-        let seconds = block(tree, firsts.first, &[cell("o10"), cell("c7")], &[60, 40]);
-        let budget = CheckBudget {
-            deadline: None,
-            nodes: 1_000_000,
-        };
-        assert!(search.check_pairs(&board, budget));
+        let (mut search, [firsts, seconds]) = favouring(["j10", "a1"], ["o10", "c7"]);
+        assert!(search.check_pairs(&board, AMPLE));
         let tree = &search.tree;
         assert_eq!(tree.edge(seconds.first).proof(), Proof::Loss);
         assert_eq!(tree.edge(firsts.first).proof(), Proof::Loss);

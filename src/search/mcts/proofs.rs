@@ -234,7 +234,7 @@ pub(crate) fn root_choice(tree: &Tree) -> Option<u32> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::node::Stats;
     use super::*;
     use crate::search::common::SimpleFactory;
@@ -255,7 +255,13 @@ mod tests {
         }
     }
 
-    fn block(tree: &Tree, parent: u32, cells: &[u16], restricted: bool) -> Children {
+    /// Gives `parent` the children `cells` (prior 0.5, no visits), published.
+    pub(in super::super) fn block(
+        tree: &Tree,
+        parent: u32,
+        cells: &[u16],
+        restricted: bool,
+    ) -> Children {
         assert!(tree.edge(parent).try_begin_expansion());
         let first = tree.allocate(cells.len() as u32).unwrap();
         for (k, &c) in cells.iter().enumerate() {
