@@ -195,9 +195,11 @@ impl<F: PositionFactory> Search<F> {
             free_reach: tactics.solver_free_reach,
             ..SolverLimits::default()
         };
+        // Within the checks' node budget too: as many verifications as it leaves room for.
+        let verify_nodes = tactics.solver_verify_nodes.min(budget.nodes).max(1);
         let limits = DefenceLimits {
-            verify_nodes: tactics.solver_verify_nodes,
-            max_verifications: usize::MAX,
+            verify_nodes,
+            max_verifications: (budget.nodes / verify_nodes).max(1) as usize,
             max_time: left,
         };
         let mut tb = ThreatBoard::from_board(board);
