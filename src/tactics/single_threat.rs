@@ -229,10 +229,8 @@ impl Search<'_> {
             }
             _ => CellSet::new(),
         };
+        // `seconds` are empty cells of live windows: never `a`, never occupied.
         for b in ordered(tb, attacker, &seconds) {
-            if b == a || tb.get(b as usize).is_some() {
-                continue;
-            }
             tb.place(b as usize, attacker);
             let single = tb.threats(attacker) == 1;
             tb.remove_last();
