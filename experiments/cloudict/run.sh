@@ -27,17 +27,19 @@ if [ $# -gt 0 ] && [ "$1" != "--" ]; then games=$1; shift; fi
 [ "${1:-}" = "--" ] && shift
 name="liuzi-vs-cloudict-$match${TAG:+-$TAG}"
 work="$root/target/cloudict-runs"
-mkdir -p "$work/bin"
+# Each run has its own copy of the players, so that two runs can go side by side.
+bin="$work/bin-$name"
+mkdir -p "$bin"
 
 # Release binaries, copied so that rebuilding during a long run does not change the players.
 (cd "$root" && cargo build --release --quiet -p liuzi --bin liuzi -p liuzi-tools --bin liuzi-match)
 target_dir="$(cd "$root" && cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')"
-cp "$target_dir/release/liuzi" "$target_dir/release/liuzi-match" "$work/bin/"
+cp "$target_dir/release/liuzi" "$target_dir/release/liuzi-match" "$bin/"
 # The config too (with the files it names), so that editing it during a run changes nothing.
-cp "$root"/engine-config/default.{toml,weights,eval} "$work/bin/"
-config="$work/bin/default.toml"
+cp "$root"/engine-config/default.{toml,weights,eval} "$bin/"
+config="$bin/default.toml"
 if [ -n "${VARIANT:-}" ]; then
-  config="$work/bin/$name.toml"
+  config="$bin/$name.toml"
   cp "$VARIANT" "$config"
 fi
 
@@ -57,8 +59,8 @@ fi
 results="$here/$name.jsonl"
 source "$here/../players.sh"
 resume_flag "$results"
-"$work/bin/liuzi-match" \
-  --engine "name=liuzi st=$turn cmd='$work/bin/liuzi --config $config gtp --threads 1 -v ${LIUZI_ARGS:-}'" \
+"$bin/liuzi-match" \
+  --engine "name=liuzi st=$turn cmd='$bin/liuzi --config $config gtp --threads 1 -v ${LIUZI_ARGS:-}'" \
   --engine "name=cloudict-d$depth proto=cloudict dir=$cloudict cmd='$guard$cloudict/gameEngine' init='depth $depth'" \
   --games "$games" --random-openings --opening-turns 2 --seed "${SEED:-1}" --concurrency 1 \
   --results "$results" --engine-logs "$work/$name.logs" --event "$name" \

@@ -143,6 +143,11 @@ pub struct SolverParams {
     /// own, looking for its own win that starts with a single threat (then played at once).
     /// 0 = no look.
     pub solver_single_threat_share: f32,
+    /// MCTS: with the pair check on, this many of the most visited turns are checked for a
+    /// quiet win (no threat, yet no pair of the opponent's breaks the VCDT that follows): ours at
+    /// the root (one found is played), and the opponent's replies below each pair checked (one
+    /// found proves the pair lost). 0 = none.
+    pub solver_quiet_win_pairs: u32,
     /// Every solve: a free stone of the attacker (its first stone alone made two threats) may go
     /// up to this many cells along a line from its stones, besides windows holding 2 of them
     /// (0: windows only, the narrower model).
@@ -283,6 +288,12 @@ impl SolverParams {
             return Err(format!(
                 "search.solver_single_threat_share must be in 0..=0.9, not {}",
                 self.solver_single_threat_share
+            ));
+        }
+        if self.solver_quiet_win_pairs > 1000 {
+            return Err(format!(
+                "search.solver_quiet_win_pairs must be <= 1000, not {}",
+                self.solver_quiet_win_pairs
             ));
         }
         if self.solver_deep_visits == 0 {

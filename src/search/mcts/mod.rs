@@ -18,6 +18,7 @@ mod outcome;
 mod pair_check;
 mod playout;
 mod proofs;
+mod quiet_wins;
 mod root;
 mod select;
 mod tree;
@@ -54,6 +55,8 @@ pub struct Search<F: PositionFactory> {
     time_use: TimeUse,
     /// Positions after one of our pairs that the pair check has looked at (`pair_check`).
     checked_pairs: HashSet<u64>,
+    /// Positions after a turn that the quiet-win check has looked at (`quiet_wins`).
+    checked_quiet: HashSet<u64>,
 }
 
 impl<F: PositionFactory> Search<F> {
@@ -69,6 +72,7 @@ impl<F: PositionFactory> Search<F> {
             evaluator: None,
             time_use: TimeUse::default(),
             checked_pairs: HashSet::new(),
+            checked_quiet: HashSet::new(),
         }
     }
 
@@ -112,6 +116,7 @@ impl<F: PositionFactory> Search<F> {
         self.root_info = Analysis::default();
         self.solver.clear();
         self.checked_pairs.clear();
+        self.checked_quiet.clear();
     }
 
     /// The root of the last search (policy, visits and win rates per child).
@@ -261,7 +266,16 @@ impl<F: PositionFactory> Search<F> {
                 n.saturating_mul(pair_check::NODES_PER_PLAYOUT).max(1)
             }),
         };
-        self.check_pairs(board, budget);
+        // A quiet win of ours first: found, it is played, and the pairs need no check.
+        let first_nodes = self.solver.total_nodes();
+        if self.find_quiet_win(board, &[], budget).is_none() {
+            let spent = self.solver.total_nodes() - first_nodes;
+            let left = pair_check::CheckBudget {
+                nodes: budget.nodes.saturating_sub(spent),
+                ..budget
+            };
+            self.check_pairs(board, left);
+        }
         // The time the check left goes back to the search (not the playouts: those were run).
         let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
         if let Some(left) = left.filter(|l| !l.is_zero() && playout_cap.is_none()) {

@@ -58,6 +58,8 @@ pub(super) enum Refutation {
     Vcdt(Vec<Point>),
     /// A single-threat turn that wins.
     SingleThreat([Point; 2]),
+    /// A quiet turn after which none of our pairs stops its VCDT.
+    Quiet(Vec<Point>),
 }
 
 impl std::fmt::Display for Refutation {
@@ -65,16 +67,30 @@ impl std::fmt::Display for Refutation {
         let (what, stones) = match self {
             Refutation::Vcdt(line) => ("VCDT", line.as_slice()),
             Refutation::SingleThreat(turn) => ("single threat", turn.as_slice()),
+            Refutation::Quiet(turn) => ("quiet turn", turn.as_slice()),
         };
         let names: Vec<String> = stones.iter().map(|&p| format_gtp(p)).collect();
         write!(f, "{what} {}", names.join(" "))
     }
 }
 
-/// How the opponent wins once `board` (ours to move) has our `stones`, the rest of our turn: a
-/// VCDT within `vcdt_nodes`, or a single-threat win within the budget. `None` (nothing found)
-/// is no proof of safety.
-pub(super) fn pair_lost(
+/// `board` with our `stones` played, when the game goes on.
+fn board_after(board: &Board, stones: &[Point]) -> Option<Board> {
+    let mut after = board.clone();
+    for &p in stones {
+        after.play(p).ok()?;
+    }
+    (!after.is_over()).then_some(after)
+}
+
+fn time_left(budget: CheckBudget) -> Option<std::time::Duration> {
+    budget
+        .deadline
+        .map(|d| d.saturating_duration_since(Instant::now()))
+}
+
+/// The opponent's VCDT after our `stones`, within `vcdt_nodes` and the budget.
+pub(super) fn vcdt_after(
     solver: &mut Solver,
     board: &Board,
     stones: &[Point],
@@ -82,32 +98,31 @@ pub(super) fn pair_lost(
     free_reach: u8,
     budget: CheckBudget,
 ) -> Option<Refutation> {
-    let mut after = board.clone();
-    for &p in stones {
-        after.play(p).ok()?;
-    }
-    if after.is_over() {
-        return None;
-    }
-    let left = || {
-        budget
-            .deadline
-            .map(|d| d.saturating_duration_since(Instant::now()))
-    };
-    let start_nodes = solver.total_nodes();
+    let after = board_after(board, stones)?;
     solver.limits = SolverLimits {
         max_nodes: vcdt_nodes.min(budget.nodes).max(1),
-        max_time: left(),
+        max_time: time_left(budget),
         free_reach,
         ..SolverLimits::default()
     };
-    if let Verdict::Win(proof) = solver.solve(&after) {
-        return Some(Refutation::Vcdt(proof.line));
+    match solver.solve(&after) {
+        Verdict::Win(proof) => Some(Refutation::Vcdt(proof.line)),
+        _ => None,
     }
-    let spent = solver.total_nodes() - start_nodes;
+}
+
+/// The opponent's single-threat win after our `stones`, within the budget.
+pub(super) fn single_threat_after(
+    solver: &mut Solver,
+    board: &Board,
+    stones: &[Point],
+    free_reach: u8,
+    budget: CheckBudget,
+) -> Option<Refutation> {
+    let after = board_after(board, stones)?;
     let limits = SingleThreatLimits {
-        max_nodes: budget.nodes.saturating_sub(spent).max(1),
-        max_time: left(),
+        max_nodes: budget.nodes.max(1),
+        max_time: time_left(budget),
         free_reach,
         ..SingleThreatLimits::default()
     };
@@ -124,7 +139,6 @@ impl<F: PositionFactory> Search<F> {
     /// was marked lost.
     pub(super) fn check_pairs(&mut self, board: &Board, budget: CheckBudget) -> bool {
         let size = board.size();
-        let area = size * size;
         let mut marked = false;
         let first_node = self.solver.total_nodes();
         while budget.deadline.is_none_or(|d| Instant::now() < d) {
@@ -151,30 +165,53 @@ impl<F: PositionFactory> Search<F> {
             if !self.checked_pairs.insert(key_board.hash()) {
                 break;
             }
-            let tactics = &self.params.tactics;
-            let Some(why) = pair_lost(
-                &mut self.solver,
-                board,
-                &stones,
-                tactics.solver_root_nodes,
-                tactics.solver_free_reach,
-                budget,
-            ) else {
+            // The cheap VCDT first, then the opponent's best replies in the tree for a quiet
+            // win (marked won there; the loss backs up to the pair), then the single threats.
+            let (vcdt_nodes, reach) = (
+                self.params.tactics.solver_root_nodes,
+                self.params.tactics.solver_free_reach,
+            );
+            let pair_nodes = self.solver.total_nodes();
+            let spent = |solver: &Solver| CheckBudget {
+                nodes: budget
+                    .nodes
+                    .saturating_sub(solver.total_nodes() - pair_nodes),
+                ..budget
+            };
+            let why = if let Some(why) =
+                vcdt_after(&mut self.solver, board, &stones, vcdt_nodes, reach, budget)
+            {
+                self.mark_lost(board, &path);
+                why
+            } else if let Some(reply) = self.find_quiet_win(board, &path, spent(&self.solver)) {
+                Refutation::Quiet(reply)
+            } else if let Some(why) = {
+                let left = spent(&self.solver);
+                single_threat_after(&mut self.solver, board, &stones, reach, left)
+            } {
+                self.mark_lost(board, &path);
+                why
+            } else {
                 break;
             };
             let names: Vec<String> = stones.iter().map(|&p| format_gtp(p)).collect();
             tracing::info!("pair check: {} loses to {why}", names.join(" "));
-            let last = *path.last().expect("a pair has a stone");
-            self.tree.edge(last).set_proof(Proof::Loss);
-            let mut full = vec![ROOT];
-            full.extend(&path);
-            propagate(&self.tree, &full, board.stone_count(), area);
             marked = true;
             if path.len() == 2 && matches!(why, Refutation::Vcdt(_)) {
                 self.check_first_stone(board, path[0], budget);
             }
         }
         marked
+    }
+
+    /// Marks the last edge of `path` (from the root) lost and backs the loss up.
+    fn mark_lost(&self, board: &Board, path: &[u32]) {
+        let last = *path.last().expect("a pair has a stone");
+        self.tree.edge(last).set_proof(Proof::Loss);
+        let mut full = vec![ROOT];
+        full.extend(path);
+        let size = board.size();
+        propagate(&self.tree, &full, board.stone_count(), size * size);
     }
 
     /// After a pair with first stone `edge` lost to a VCDT: does any second stone save that
@@ -221,6 +258,28 @@ mod tests {
     use crate::search::common::SimpleFactory;
     use crate::search::SearchParams;
     use crate::tactics::suite::replay;
+
+    /// How the opponent wins once `board` (ours to move) has our `stones`, the rest of our turn: a
+    /// VCDT within `vcdt_nodes` (`vcdt_after`), or a single-threat win within the budget
+    /// (`single_threat_after`). `None` (nothing found) is no proof of safety.
+    fn pair_lost(
+        solver: &mut Solver,
+        board: &Board,
+        stones: &[Point],
+        vcdt_nodes: u64,
+        free_reach: u8,
+        budget: CheckBudget,
+    ) -> Option<Refutation> {
+        let start_nodes = solver.total_nodes();
+        vcdt_after(solver, board, stones, vcdt_nodes, free_reach, budget).or_else(|| {
+            let spent = solver.total_nodes() - start_nodes;
+            let budget = CheckBudget {
+                nodes: budget.nodes.saturating_sub(spent),
+                ..budget
+            };
+            single_threat_after(solver, board, stones, free_reach, budget)
+        })
+    }
 
     fn cell(name: &str) -> u16 {
         crate::notation::parse_games(name, 19).unwrap().index(19) as u16
