@@ -147,7 +147,11 @@ mod tests {
         let mut tb = ThreatBoard::from_board(&board);
         let mut solver = Solver::new(SolverLimits::default());
         let answer = defender_lost(&mut solver, &mut tb, board.to_move(), limits);
-        assert_eq!(tb.hash(), ThreatBoard::from_board(&board).hash(), "tb restored");
+        assert_eq!(
+            tb.hash(),
+            ThreatBoard::from_board(&board).hash(),
+            "tb restored"
+        );
         answer
     }
 
@@ -172,7 +176,10 @@ mod tests {
     #[test]
     fn a_defended_position_is_no_quiet_win() {
         // The same turn with its second stone far away: one stone does not do it.
-        assert_eq!(lost("h13 i9-j7 g14-h15 f13-c15 i12-s1", &ample()), QuietWin::None);
+        assert_eq!(
+            lost("h13 i9-j7 g14-h15 f13-c15 i12-s1", &ample()),
+            QuietWin::None
+        );
         // Nothing is threatened a move into the game.
         assert_eq!(lost("j10 k10-k11", &ample()), QuietWin::None);
     }

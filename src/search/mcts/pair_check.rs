@@ -252,7 +252,7 @@ impl<F: PositionFactory> Search<F> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::node::{Children, Stats};
     use super::*;
     use crate::search::common::SimpleFactory;
@@ -281,12 +281,12 @@ mod tests {
         })
     }
 
-    fn cell(name: &str) -> u16 {
+    pub(crate) fn cell(name: &str) -> u16 {
         crate::notation::parse_games(name, 19).unwrap().index(19) as u16
     }
 
     /// Gives `parent` children on `cells`, the k-th with `visits[k]` visits.
-    fn block(tree: &Tree, parent: u32, cells: &[u16], visits: &[u32]) -> Children {
+    pub(crate) fn block(tree: &Tree, parent: u32, cells: &[u16], visits: &[u32]) -> Children {
         let children = super::super::proofs::tests::block(tree, parent, cells, false);
         for (k, &v) in visits.iter().enumerate() {
             let stats = Stats { visits: v, wins: 0 };
@@ -297,7 +297,10 @@ mod tests {
 
     /// A search whose tree favours the pair `firsts[0]`, `seconds[0]` (root children `firsts`
     /// with 100 and 10 visits, the first's children `seconds` with 60 and 40), and both blocks.
-    fn favouring(firsts: [&str; 2], seconds: [&str; 2]) -> (Search<SimpleFactory>, [Children; 2]) {
+    pub(crate) fn favouring(
+        firsts: [&str; 2],
+        seconds: [&str; 2],
+    ) -> (Search<SimpleFactory>, [Children; 2]) {
         let params = SearchParams {
             max_nodes: 1 << 10,
             ..SearchParams::default()
@@ -310,14 +313,14 @@ mod tests {
     }
 
     /// No clock, and more nodes than any check here needs.
-    const AMPLE: CheckBudget = CheckBudget {
+    pub(crate) const AMPLE: CheckBudget = CheckBudget {
         deadline: None,
         nodes: 20_000_000,
     };
 
     /// Game 9 of experiments/cloudict/liuzi-vs-cloudict-d4-deepzone.jsonl, White (Liuzi) to
     /// play its second turn against Black's diagonal three l10 k11 j12.
-    fn before_the_mistake() -> Board {
+    pub(crate) fn before_the_mistake() -> Board {
         replay("l10 h10-j11 k11-j12").unwrap()
     }
 

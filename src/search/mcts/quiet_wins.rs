@@ -38,7 +38,11 @@ pub(super) fn top_turns(tree: &Tree, parent: u32, whole_turn: bool, max: usize) 
     }
     let mut pairs: Vec<Vec<u32>> = by_visits(parent)
         .into_iter()
-        .flat_map(|first| by_visits(first).into_iter().map(move |second| vec![first, second]))
+        .flat_map(|first| {
+            by_visits(first)
+                .into_iter()
+                .map(move |second| vec![first, second])
+        })
         .collect();
     pairs.sort_by_key(|p| std::cmp::Reverse(tree.edge(p[1]).stats().visits));
     pairs.truncate(max);
@@ -100,7 +104,11 @@ impl<F: PositionFactory> Search<F> {
             let answer = defender_lost(&mut self.solver, &mut tb, after.to_move(), &limits);
             tracing::debug!(
                 "quiet-win check: {} {answer:?}",
-                stones.iter().map(|&p| format_gtp(p)).collect::<Vec<_>>().join(" ")
+                stones
+                    .iter()
+                    .map(|&p| format_gtp(p))
+                    .collect::<Vec<_>>()
+                    .join(" ")
             );
             if answer != QuietWin::Win {
                 continue;
@@ -116,5 +124,63 @@ impl<F: PositionFactory> Search<F> {
             return Some(stones);
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::pair_check::tests::{before_the_mistake, block, favouring, AMPLE};
+    use super::*;
+    use crate::tactics::suite::replay;
+
+    /// Game 9 of the `paircheck40` run against Cloudict depth 4 (the game of pair_check's tests):
+    /// after Liuzi's i13 h12, Black's quiet m9 k9 leaves White no defending pair.
+    #[test]
+    fn our_quiet_win_among_the_best_pairs_is_marked_won() {
+        let board = replay("l10 h10-j11 k11-j12 i13-h12").unwrap();
+        let (mut search, [firsts, seconds]) = favouring(["m9", "a1"], ["k9", "a2"]);
+        // Off: nothing is looked at.
+        search.params.tactics.solver_quiet_win_pairs = 0;
+        assert_eq!(search.find_quiet_win(&board, &[], AMPLE), None);
+        search.params.tactics.solver_quiet_win_pairs = 4;
+        let win = search
+            .find_quiet_win(&board, &[], AMPLE)
+            .expect("a quiet win");
+        let names: Vec<String> = win
+            .iter()
+            .map(|&p| crate::notation::format_games(p))
+            .collect();
+        assert_eq!(names, ["m9", "k9"]);
+        let tree = &search.tree;
+        assert_eq!(tree.edge(seconds.first).proof(), Proof::Win);
+        assert_eq!(tree.edge(firsts.first).proof(), Proof::Win);
+        // Each position is looked at once.
+        assert_eq!(search.find_quiet_win(&board, &[], AMPLE), None);
+    }
+
+    #[test]
+    fn the_opponents_quiet_reply_proves_our_pair_lost() {
+        let board = before_the_mistake();
+        let (mut search, [_, seconds]) = favouring(["i13", "a1"], ["h12", "a2"]);
+        search.params.tactics.solver_quiet_win_pairs = 4;
+        // Black's most visited reply to i13 h12 is the game's m9 k9.
+        let cell = super::super::pair_check::tests::cell;
+        let replies = block(
+            &search.tree,
+            seconds.first,
+            &[cell("m9"), cell("a3")],
+            &[50, 5],
+        );
+        let seconds_of_reply = block(
+            &search.tree,
+            replies.first,
+            &[cell("k9"), cell("a4")],
+            &[30, 3],
+        );
+        assert!(search.check_pairs(&board, AMPLE));
+        let tree = &search.tree;
+        assert_eq!(tree.edge(seconds_of_reply.first).proof(), Proof::Win);
+        assert_eq!(tree.edge(replies.first).proof(), Proof::Win);
+        assert_eq!(tree.edge(seconds.first).proof(), Proof::Loss);
     }
 }
