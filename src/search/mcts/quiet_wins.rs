@@ -20,7 +20,7 @@ use std::time::Instant;
 /// The most visited turns below the node `parent` (an edge; `ROOT` for the root), at most `max`:
 /// pairs of edges when a whole turn starts there (`whole_turn`), else single edges (a turn's
 /// second stone). Edges proven or excluded are left out; the most visited turns come first.
-pub(super) fn top_turns(tree: &Tree, parent: u32, whole_turn: bool, max: usize) -> Vec<Vec<u32>> {
+fn top_turns(tree: &Tree, parent: u32, whole_turn: bool, max: usize) -> Vec<Vec<u32>> {
     let by_visits = |edge: u32| -> Vec<u32> {
         let Some(children) = tree.children(edge) else {
             return Vec::new();
