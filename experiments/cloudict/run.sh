@@ -11,6 +11,7 @@
 #               played instead of engine-config/default.toml (then also set TAG)
 #   TAG         suffix of the result names (default: none), e.g. TAG=alphabeta
 #   SEED        seed of the random openings (default 1)
+#   CONCURRENCY games at a time (default 1; each game keeps about one core busy)
 #
 # Results: experiments/cloudict/<match>.jsonl (one game a line; rerun the same command to resume)
 # and <match>.txt (the report). Engine logs: target/cloudict-runs/<match>.logs/.
@@ -62,6 +63,6 @@ resume_flag "$results"
 "$bin/liuzi-match" \
   --engine "name=liuzi st=$turn cmd='$bin/liuzi --config $config gtp --threads 1 -v ${LIUZI_ARGS:-}'" \
   --engine "name=cloudict-d$depth proto=cloudict dir=$cloudict cmd='$guard$cloudict/gameEngine' init='depth $depth'" \
-  --games "$games" --random-openings --opening-turns 2 --seed "${SEED:-1}" --concurrency 1 \
+  --games "$games" --random-openings --opening-turns 2 --seed "${SEED:-1}" --concurrency "${CONCURRENCY:-1}" \
   --results "$results" --engine-logs "$work/$name.logs" --event "$name" \
   "${resume[@]}" "$@" | tee "$here/$name.txt"
