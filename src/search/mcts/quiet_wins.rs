@@ -91,8 +91,8 @@ impl<F: PositionFactory> Search<F> {
             let tactics = &self.params.tactics;
             let limits = QuietWinLimits {
                 vcdt_nodes: tactics.solver_root_nodes,
-                // A defender's second stone is verified as the root's pair defence verifies
-                // a first stone's partner solves (5,000 nodes missed Cloudict's quiet wins).
+                // Four times the root's verification limit: with 5,000 nodes the verifications
+                // of Cloudict's quiet win in game 9 stay undecided; 20,000 prove it.
                 verify_nodes: tactics.solver_verify_nodes.saturating_mul(4),
                 max_nodes: budget.nodes - spent,
                 max_time: budget
