@@ -12,6 +12,8 @@
 #   TAG         suffix of the result names (default: none), e.g. TAG=alphabeta
 #   SEED        seed of the random openings (default 1)
 #   CONCURRENCY games at a time (default 1; each game keeps about one core busy)
+#   TURN        Liuzi's seconds a turn instead of the match's (then also set TAG), e.g. TURN=4
+#               against depth 4 to see what more time alone is worth
 #
 # Results: experiments/cloudict/<match>.jsonl (one game a line; rerun the same command to resume)
 # and <match>.txt (the report). Engine logs: target/cloudict-runs/<match>.logs/.
@@ -24,6 +26,7 @@ case "$match" in
   d5) depth=5; turn=4; games=100 ;;
   *) echo "run.sh: unknown match '$match' (d4 or d5)" >&2; exit 2 ;;
 esac
+turn="${TURN:-$turn}"
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then games=$1; shift; fi
 [ "${1:-}" = "--" ] && shift
 name="liuzi-vs-cloudict-$match${TAG:+-$TAG}"

@@ -36,7 +36,8 @@ pub struct BenchArgs {
 pub enum BenchCommand {
     /// The search (the default): fixed positions and playouts, the shipped weights and evaluator;
     /// playouts/s and the behaviour signature (reproducible with --threads 1, the default here).
-    /// --threads, --playouts, --playout-cutoff, --weights and --evaluator change the work
+    /// --threads, --playouts, --playout-cutoff, --value-mix, --weights and --evaluator change
+    /// the work
     Search,
     /// GoGui's ruler command storm through the GTP front-end, timed
     Ruler {

@@ -127,13 +127,15 @@ pub fn run_bench(threads: usize) -> BenchReport {
 }
 
 /// What `liuzi bench search` may change: the command line's `--threads`, `--playouts`,
-/// `--playout-cutoff`, `--weights` and `--evaluator` (`None`: the bench's own values, the
+/// `--playout-cutoff`, `--value-mix`, `--weights` and `--evaluator` (`None`: the bench's own values, the
 /// shipped files built in). Only the defaults give the recorded signature.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SearchBenchOptions {
     pub threads: Option<usize>,
     pub playouts: Option<u64>,
     pub cutoff: Option<u32>,
+    /// `search.value_mix` (λ); 1 values the leaves without playouts.
+    pub value_mix: Option<f32>,
     pub weights: Option<std::path::PathBuf>,
     pub evaluator: Option<std::path::PathBuf>,
     /// `search.tree_prior_plies` of the configuration (0, the default, keeps the signature):
@@ -150,6 +152,9 @@ pub fn run_search_bench(options: &SearchBenchOptions) -> Result<BenchReport, Str
     }
     if let Some(cutoff) = options.cutoff {
         params.playout_cutoff = cutoff;
+    }
+    if let Some(lambda) = options.value_mix {
+        params.value_mix = lambda;
     }
     params.validate()?;
     let is_none = |p: &Path| p.as_os_str() == "none";

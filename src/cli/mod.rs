@@ -83,6 +83,11 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "N")]
     pub playout_cutoff: Option<u32>,
 
+    /// MCTS: λ of the leaf value, reward (1 − λ)·playout + λ·evaluator; at 1 no playout is run
+    /// (overrides search.value_mix)
+    #[arg(long, global = true, value_name = "LAMBDA")]
+    pub value_mix: Option<f32>,
+
     /// Think on the opponent's time (overrides protocol.ponder)
     #[arg(long, global = true)]
     pub ponder: bool,
@@ -148,6 +153,9 @@ impl Cli {
         }
         if let Some(cutoff) = self.playout_cutoff {
             config.search.playout_cutoff = cutoff;
+        }
+        if let Some(lambda) = self.value_mix {
+            config.search.value_mix = lambda;
         }
         if self.ponder {
             config.protocol.ponder = true;

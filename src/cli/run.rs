@@ -72,6 +72,7 @@ fn run(cli: &Cli, default: Command) -> Result<(), String> {
                 threads: cli.threads,
                 playouts: cli.playouts,
                 cutoff: cli.playout_cutoff,
+                value_mix: cli.value_mix,
                 weights: cli.weights.clone(),
                 evaluator: cli.evaluator.clone(),
                 tree_prior_plies: config.search.tree_prior_plies,

@@ -128,6 +128,15 @@ fn play_out<P: SearchPosition>(
         let pb = pos.patterns()?;
         Some((pos.board().to_move(), e.win_probability(pb)))
     });
+    if leaf_value.is_some() && shared.params.value_mix >= 1.0 {
+        // The reward weighs the playout's result by 1 − λ = 0: skip it and spend its time on
+        // more descents. The result is never read (see `Ending::rewards`).
+        return Ending {
+            result: GameResult::Draw,
+            leaf_value,
+            exact: false,
+        };
+    }
     Ending {
         result: run_playout(pos, rng, stones, shared.cutoff.as_ref()),
         leaf_value,

@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""Cloudict against itself from positions of recorded games: what its own play makes of them.
+
+    selfplay.py openings RESULTS [--depth D]
+        Cloudict plays both sides of every opening of RESULTS (one game per colour-swapped
+        pair), then crosses the outcome with Liuzi's two games of the pair: how many openings
+        Cloudict's Black converts against Cloudict's White, and how Liuzi did in those.
+    selfplay.py scan RESULTS GAME [--depth D]
+        For GAME, one game of Liuzi's, Cloudict plays both sides from each of Liuzi's turns
+        in turn, until the side Liuzi played no longer wins: the last turn Cloudict still won
+        from, and the turn of Liuzi's after which it did not.
+
+One JSON line per Cloudict game on stdout; the summary on stderr. Needs Cloudict built by
+`run.sh` (target/cloudict-runs/cloudict; CLOUDICT=DIR for another build). Cloudict is
+deterministic, so every line is reproducible. Its depth-4 game from a position takes about
+10 s on one core.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_CLOUDICT = os.path.join(HERE, '..', '..', 'target', 'cloudict-runs', 'cloudict')
+MAX_TURNS = 120
+
+
+def point(s):
+    """A result file's stone (`k10`: column a..s, i included, then the row from 1)."""
+    return ord(s[0]) - ord('a'), int(s[1:]) - 1
+
+
+def cloudict_stone(p):
+    """Cloudict's two letters: column then row from the bottom, both from A."""
+    return chr(ord('A') + p[0]) + chr(ord('A') + p[1])
+
+
+class Board:
+    def __init__(self):
+        self.stones = {}
+
+    def play(self, p, colour):
+        """Places a stone; answers whether it made six or more in a row."""
+        self.stones[p] = colour
+        for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+            n = 1
+            for s in (1, -1):
+                x, y = p[0] + s * dx, p[1] + s * dy
+                while self.stones.get((x, y)) == colour:
+                    n += 1
+                    x, y = x + s * dx, y + s * dy
+            if n >= 6:
+                return True
+        return False
+
+
+def play_from(turns, depth, cloudict_dir):
+    """Cloudict plays both sides after `turns` (lists of stones, Black's first): the winner
+    ('black', 'white', 'draw', or 'illegal-COLOUR' for a stone on an occupied point) and the
+    turns played."""
+    proc = subprocess.Popen([os.path.join(cloudict_dir, 'gameEngine')], cwd=cloudict_dir,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def send(line):
+        proc.stdin.write(line + '\n')
+        proc.stdin.flush()
+
+    def reply():
+        # Its start-up help and search chatter share stdout; a reply is a `move` line with
+        # real stones (the help text's `move XXXX` is not one).
+        while True:
+            line = proc.stdout.readline()
+            if not line:
+                raise RuntimeError('cloudict closed its output')
+            if line.startswith('move ') and 'XXXX' not in line:
+                return line.split()[1]
+
+    board = Board()
+    try:
+        send(f'depth {depth}')
+        send('new white')
+        for i, stones in enumerate(turns):
+            colour = 'black' if i % 2 == 0 else 'white'
+            for p in stones:
+                board.play(p, colour)
+            send(f"{colour} {''.join(cloudict_stone(p) for p in stones)}")
+        winner, i = None, len(turns)
+        while winner is None and i < MAX_TURNS and len(board.stones) < 361:
+            colour = 'black' if i % 2 == 0 else 'white'
+            send('next')
+            answer = reply()
+            for k in range(0, len(answer) - 1, 2):
+                p = (ord(answer[k]) - ord('A'), ord(answer[k + 1]) - ord('A'))
+                if p in board.stones:
+                    winner = 'illegal-' + colour
+                    break
+                if board.play(p, colour):
+                    winner = colour
+                    break
+            i += 1
+        return winner or 'draw', i
+    finally:
+        # It spins at end of input: ask it to quit, then make sure.
+        try:
+            send('quit')
+        except OSError:
+            pass
+        proc.kill()
+        proc.wait()
+
+
+def games_of(path):
+    games = {}
+    for line in open(path):
+        g = json.loads(line)
+        g['turns'] = [[point(s) for s in t.split('-')] for t in g['moves'].split()]
+        games[g['game']] = g
+    return games
+
+
+def opening_turns(game):
+    """Turns of the game's opening: Black's one stone, then two-stone turns."""
+    return 1 + game['opening_stones'] // 2
+
+
+def liuzi_colour(game):
+    return 'black' if game['black'].startswith('liuzi') else 'white'
+
+
+def openings(args, games):
+    by_pair = {}
+    for g in games.values():
+        by_pair.setdefault(g['pair'], []).append(g)
+    table = Counter()
+    for pair, two in sorted(by_pair.items()):
+        first = two[0]
+        start = opening_turns(first)
+        winner, played = play_from(first['turns'][:start], args.depth, args.cloudict)
+        print(json.dumps({'pair': pair, 'from_turn': start, 'depth': args.depth,
+                          'winner': winner, 'turns': played}), flush=True)
+        outcome = []
+        for colour in ('black', 'white'):
+            g = next((g for g in two if liuzi_colour(g) == colour), None)
+            won = g is not None and g['result'] == colour[0].upper()
+            outcome.append(f"Liuzi as {colour}: {'won' if won else 'lost' if g else 'n/a'}")
+        table[(winner,) + tuple(outcome)] += 1
+    print(f'Cloudict against itself from the openings (depth {args.depth}):', file=sys.stderr)
+    for key, n in sorted(table.items()):
+        print(f'  {n:4}  {key[0]} wins; ' + '; '.join(key[1:]), file=sys.stderr)
+
+
+def scan(args, games):
+    g = games[args.game]
+    ours = liuzi_colour(g)
+    first_ours = 0 if ours == 'black' else 1
+    last_won = None
+    for t in range(opening_turns(g), len(g['turns'])):
+        if t % 2 != first_ours:
+            continue
+        winner, played = play_from(g['turns'][:t], args.depth, args.cloudict)
+        print(json.dumps({'game': args.game, 'from_turn': t, 'depth': args.depth,
+                          'winner': winner, 'turns': played}), flush=True)
+        if winner != ours:
+            break
+        last_won = t
+    if last_won is None:
+        print(f'game {args.game}: Cloudict as {ours} does not win from its first turn either',
+              file=sys.stderr)
+    else:
+        t = last_won
+        played = '-'.join(f"{chr(ord('a') + p[0])}{p[1] + 1}" for p in g['turns'][t])
+        print(f'game {args.game}: Cloudict as {ours} wins from turn {t}; Liuzi played {played} '
+              f'there, and Cloudict does not win from turn {t + 2}', file=sys.stderr)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('mode', choices=['openings', 'scan'])
+    ap.add_argument('results')
+    ap.add_argument('game', type=int, nargs='?')
+    ap.add_argument('--depth', type=int, default=4)
+    ap.add_argument('--cloudict', default=os.environ.get('CLOUDICT', DEFAULT_CLOUDICT))
+    args = ap.parse_args()
+    if not os.access(os.path.join(args.cloudict, 'gameEngine'), os.X_OK):
+        sys.exit(f'selfplay.py: no Cloudict in {args.cloudict} (build it with run.sh, or set CLOUDICT)')
+    games = games_of(args.results)
+    if args.mode == 'openings':
+        openings(args, games)
+    else:
+        if args.game is None or args.game not in games:
+            sys.exit('selfplay.py scan: name a game of the results file')
+        scan(args, games)
+
+
+if __name__ == '__main__':
+    main()
