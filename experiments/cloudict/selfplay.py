@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Cloudict against itself from positions of recorded games: what its own play makes of them.
 
-    selfplay.py openings RESULTS [--depth D]
+    selfplay.py openings RESULTS [--depth D] [--pairs N]
         Cloudict plays both sides of every opening of RESULTS (one game per colour-swapped
         pair), then crosses the outcome with Liuzi's two games of the pair: how many openings
         Cloudict's Black converts against Cloudict's White, and how Liuzi did in those.
@@ -134,7 +134,7 @@ def openings(args, games):
     for g in games.values():
         by_pair.setdefault(g['pair'], []).append(g)
     table = Counter()
-    for pair, two in sorted(by_pair.items()):
+    for pair, two in sorted(by_pair.items())[:args.pairs]:
         first = two[0]
         start = opening_turns(first)
         winner, played = play_from(first['turns'][:start], args.depth, args.cloudict)
@@ -181,6 +181,7 @@ def main():
     ap.add_argument('results')
     ap.add_argument('game', type=int, nargs='?')
     ap.add_argument('--depth', type=int, default=4)
+    ap.add_argument('--pairs', type=int, default=None, help='openings: only the first N pairs')
     ap.add_argument('--cloudict', default=os.environ.get('CLOUDICT', DEFAULT_CLOUDICT))
     args = ap.parse_args()
     if not os.access(os.path.join(args.cloudict, 'gameEngine'), os.X_OK):
