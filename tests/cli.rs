@@ -24,6 +24,7 @@ fn help_explains_protocols_options_and_config() {
         "--search",
         "--evaluator",
         "--playout-cutoff",
+        "--value-mix",
         "--verbose",
         "RUST_LOG",
     ] {
@@ -57,6 +58,25 @@ fn bad_configuration_is_a_clear_error_naming_the_file() {
         "{}",
         missing.stderr
     );
+}
+
+#[test]
+fn a_value_mix_out_of_range_is_refused_naming_the_key() {
+    for bad in ["1.5", "NaN"] {
+        let run = run_liuzi(&["--value-mix", bad, "gtp"], b"name\n");
+        assert!(!run.success, "--value-mix {bad} was accepted");
+        assert!(run.stdout.is_empty());
+        assert!(
+            run.stderr.contains("search.value_mix must be in 0..=1"),
+            "{}",
+            run.stderr
+        );
+    }
+    // λ = 1 (leaves valued without playouts) plays.
+    let args = ["--config", &fast_config(), "--value-mix", "1", "gtp"];
+    let run = run_liuzi(&args, b"genmove b\n");
+    assert!(run.success, "{}", run.stderr);
+    assert!(run.stdout.starts_with("= "), "{}", run.stdout);
 }
 
 #[test]
