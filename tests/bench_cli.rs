@@ -90,3 +90,35 @@ fn tree_weights_search_is_deterministic_and_uses_the_tree_section() {
     assert_ne!(shipped, deep);
     assert_ne!(shipped, signature("cross.weights", None));
 }
+
+/// `--value-mix 1` values the leaves by the evaluator alone (no playouts): the same fixed
+/// descents, deterministic, and another search than the default mix; out of range, an error
+/// naming the key.
+#[test]
+fn value_mix_changes_the_bench_search_and_is_checked() {
+    let run = |mix: Option<&str>| {
+        let mut args = vec!["bench", "search", "--playouts", "150"];
+        if let Some(m) = mix {
+            args.extend(["--value-mix", m]);
+        }
+        let out = liuzi(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {stderr}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let json: serde_json::Value =
+            serde_json::from_str(stdout.trim_end().lines().last().unwrap()).unwrap();
+        (
+            json["signature"].as_str().unwrap().to_string(),
+            json["playouts"].as_u64().unwrap(),
+        )
+    };
+    let leaf_only = run(Some("1"));
+    assert_eq!(leaf_only, run(Some("1")));
+    let default = run(None);
+    assert_eq!(leaf_only.1, default.1);
+    assert_ne!(leaf_only.0, default.0);
+    let out = liuzi(&["bench", "--value-mix", "2"]).output().unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("search.value_mix"), "{stderr}");
+}

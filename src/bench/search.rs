@@ -127,8 +127,8 @@ pub fn run_bench(threads: usize) -> BenchReport {
 }
 
 /// What `liuzi bench search` may change: the command line's `--threads`, `--playouts`,
-/// `--playout-cutoff`, `--value-mix`, `--weights` and `--evaluator` (`None`: the bench's own values, the
-/// shipped files built in). Only the defaults give the recorded signature.
+/// `--playout-cutoff`, `--value-mix`, `--weights` and `--evaluator` (`None`: the bench's own
+/// values, the shipped files built in). Only the defaults give the recorded signature.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SearchBenchOptions {
     pub threads: Option<usize>,
