@@ -10,6 +10,11 @@
         in turn, until the side Liuzi played no longer wins: the last turn Cloudict still won
         from, and the turn of Liuzi's after which it did not.
 
+    selfplay.py ask RESULTS GAMES TURN [--seconds T] [--liuzi PATH]
+        For each of GAMES (comma-separated numbers), Liuzi (one thread, `time_settings 0 T 2`,
+        the default configuration) is asked again for the turn TURN of the recorded game, then
+        Cloudict plays both sides on: does Liuzi's new turn keep the game for its side?
+
 One JSON line per Cloudict game on stdout; the summary on stderr. Needs Cloudict built by
 `run.sh` (target/cloudict-runs/cloudict; CLOUDICT=DIR for another build). Cloudict is
 deterministic, so every line is reproducible. Its depth-4 game from a position takes about
@@ -175,11 +180,69 @@ def scan(args, games):
               f'there, and Cloudict does not win from turn {t + 2}', file=sys.stderr)
 
 
+GTP_LETTERS = 'ABCDEFGHJKLMNOPQRST'
+
+
+def ask_liuzi(liuzi, turns, seconds):
+    """Liuzi's turn after `turns` (one thread, `seconds` a turn), asked over GTP one command at a
+    time (a `quit` sent early would cut its search short)."""
+    proc = subprocess.Popen([liuzi, 'gtp', '--threads', '1'], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            bufsize=1)
+
+    def command(line):
+        proc.stdin.write(line + '\n')
+        proc.stdin.flush()
+        answer = proc.stdout.readline()
+        while answer.strip() == '':
+            answer = proc.stdout.readline()
+        proc.stdout.readline()  # the blank line that ends a GTP answer
+        if not answer.startswith('='):
+            raise RuntimeError(f'liuzi refused {line!r}: {answer.strip()}')
+        return answer[1:].strip()
+
+    try:
+        for i, stones in enumerate(turns):
+            colour = 'b' if i % 2 == 0 else 'w'
+            for x, y in stones:
+                command(f'play {colour} {GTP_LETTERS[x]}{y + 1}')
+        command(f'time_settings 0 {seconds} 2')
+        colour = 'b' if len(turns) % 2 == 0 else 'w'
+        stones = []
+        for _ in range(2):
+            answer = command(f'genmove {colour}')
+            stones.append((GTP_LETTERS.index(answer[0].upper()), int(answer[1:]) - 1))
+        return stones
+    finally:
+        proc.stdin.write('quit\n')
+        proc.stdin.flush()
+        proc.wait()
+
+
+def ask(args, games):
+    kept = 0
+    numbers = [int(n) for n in args.game.split(',')]
+    for n in numbers:
+        g = games[n]
+        side = 'black' if args.turn % 2 == 0 else 'white'
+        stones = ask_liuzi(args.liuzi, g['turns'][:args.turn], args.seconds)
+        winner, played = play_from(g['turns'][:args.turn] + [stones], args.depth, args.cloudict)
+        kept += winner == side
+        turn = '-'.join(f"{chr(ord('a') + x)}{y + 1}" for x, y in stones)
+        print(json.dumps({'game': n, 'turn': args.turn, 'seconds': args.seconds, 'liuzi': turn,
+                          'depth': args.depth, 'winner': winner, 'turns': played}), flush=True)
+    print(f'Liuzi asked again at turn {args.turn} ({args.seconds} s): Cloudict then wins for '
+          f'Liuzi\'s side in {kept} of {len(numbers)}', file=sys.stderr)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('mode', choices=['openings', 'scan'])
+    ap.add_argument('mode', choices=['openings', 'scan', 'ask'])
     ap.add_argument('results')
-    ap.add_argument('game', type=int, nargs='?')
+    ap.add_argument('game', nargs='?', help='scan: a game; ask: games, comma-separated')
+    ap.add_argument('turn', type=int, nargs='?', help='ask: the turn Liuzi is asked for')
+    ap.add_argument('--seconds', type=float, default=1.0, help='ask: Liuzi\'s time a turn')
+    ap.add_argument('--liuzi', default=os.path.join(HERE, '..', '..', 'target', 'release', 'liuzi'))
     ap.add_argument('--depth', type=int, default=4)
     ap.add_argument('--pairs', type=int, default=None, help='openings: only the first N pairs')
     ap.add_argument('--cloudict', default=os.environ.get('CLOUDICT', DEFAULT_CLOUDICT))
@@ -189,10 +252,21 @@ def main():
     games = games_of(args.results)
     if args.mode == 'openings':
         openings(args, games)
-    else:
-        if args.game is None or args.game not in games:
+    elif args.mode == 'scan':
+        if args.game is None or not args.game.isdigit() or int(args.game) not in games:
             sys.exit('selfplay.py scan: name a game of the results file')
+        args.game = int(args.game)
         scan(args, games)
+    else:
+        try:
+            numbers = [int(n) for n in (args.game or '').split(',')]
+        except ValueError:
+            numbers = []
+        if not numbers or any(n not in games for n in numbers) or args.turn is None:
+            sys.exit('selfplay.py ask: name games of the results file (1,2,3) and a turn')
+        if not os.access(args.liuzi, os.X_OK):
+            sys.exit(f'selfplay.py ask: no liuzi at {args.liuzi} (cargo build --release)')
+        ask(args, games)
 
 
 if __name__ == '__main__':
