@@ -23,6 +23,15 @@ fn liuzi(args: &[&str]) -> Command {
     command
 }
 
+/// The JSON line a successful `liuzi ARGS` bench ends with.
+fn bench_json(args: &[&str]) -> serde_json::Value {
+    let out = liuzi(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    serde_json::from_str(stdout.trim_end().lines().last().unwrap()).unwrap()
+}
+
 #[test]
 fn every_bench_ends_with_a_json_line() {
     for args in BENCHES.iter().filter(|a| !a.contains(&"--emit")) {
@@ -75,13 +84,7 @@ fn tree_weights_search_is_deterministic_and_uses_the_tree_section() {
         if let Some(c) = config {
             args.extend(["--config", c.to_str().unwrap()]);
         }
-        let out = liuzi(&args).output().unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "{args:?}: {stderr}");
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let json: serde_json::Value =
-            serde_json::from_str(stdout.trim_end().lines().last().unwrap()).unwrap();
-        json["signature"].as_str().unwrap().to_string()
+        bench_json(&args)["signature"].as_str().unwrap().to_string()
     };
     let shipped = signature("default.weights", None);
     assert_eq!(shipped, signature("default.weights", None));
@@ -101,12 +104,7 @@ fn value_mix_changes_the_bench_search_and_is_checked() {
         if let Some(m) = mix {
             args.extend(["--value-mix", m]);
         }
-        let out = liuzi(&args).output().unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "{args:?}: {stderr}");
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let json: serde_json::Value =
-            serde_json::from_str(stdout.trim_end().lines().last().unwrap()).unwrap();
+        let json = bench_json(&args);
         (
             json["signature"].as_str().unwrap().to_string(),
             json["playouts"].as_u64().unwrap(),
