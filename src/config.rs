@@ -11,7 +11,7 @@ mod search;
 
 pub use alphabeta::AlphaBetaParams;
 pub use memory::{check_memory, physical_memory, EDGE_BYTES};
-pub use search::{PairOrder, PlayoutPolicy, SearchParams, SolverParams};
+pub use search::{OpeningNear, PairOrder, PlayoutPolicy, SearchParams, SolverParams};
 
 use crate::notation::LetterOrder;
 use crate::rules::{MAX_SIZE, MIN_SIZE};

@@ -10,10 +10,11 @@
         in turn, until the side Liuzi played no longer wins: the last turn Cloudict still won
         from, and the turn of Liuzi's after which it did not.
 
-    selfplay.py ask RESULTS GAMES TURN [--seconds T] [--liuzi PATH]
+    selfplay.py ask RESULTS GAMES TURN [--seconds T] [--liuzi PATH] [--liuzi-args ARGS]
         For each of GAMES (comma-separated numbers), Liuzi (one thread, `time_settings 0 T 2`,
-        the default configuration) is asked again for the turn TURN of the recorded game, then
-        Cloudict plays both sides on: does Liuzi's new turn keep the game for its side?
+        the default configuration plus ARGS, e.g. "--config VARIANT.toml") is asked again for
+        the turn TURN of the recorded game, then Cloudict plays both sides on: does Liuzi's new
+        turn keep the game for its side?
 
 One JSON line per Cloudict game on stdout; the summary on stderr. Needs Cloudict built by
 `run.sh` (target/cloudict-runs/cloudict; CLOUDICT=DIR for another build). Cloudict is
@@ -23,6 +24,7 @@ deterministic, so every line is reproducible. Its depth-4 game from a position t
 import argparse
 import json
 import os
+import shlex
 import subprocess
 import sys
 from collections import Counter
@@ -183,10 +185,10 @@ def scan(args, games):
 GTP_LETTERS = 'ABCDEFGHJKLMNOPQRST'
 
 
-def ask_liuzi(liuzi, turns, seconds):
+def ask_liuzi(liuzi, extra_args, turns, seconds):
     """Liuzi's turn after `turns` (one thread, `seconds` a turn), asked over GTP one command at a
     time (a `quit` sent early would cut its search short)."""
-    proc = subprocess.Popen([liuzi, 'gtp', '--threads', '1'], stdin=subprocess.PIPE,
+    proc = subprocess.Popen([liuzi, 'gtp', '--threads', '1'] + extra_args, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                             bufsize=1)
 
@@ -225,7 +227,7 @@ def ask(args, games):
     for n in numbers:
         g = games[n]
         side = 'black' if args.turn % 2 == 0 else 'white'
-        stones = ask_liuzi(args.liuzi, g['turns'][:args.turn], args.seconds)
+        stones = ask_liuzi(args.liuzi, shlex.split(args.liuzi_args), g['turns'][:args.turn], args.seconds)
         winner, played = play_from(g['turns'][:args.turn] + [stones], args.depth, args.cloudict)
         kept += winner == side
         turn = '-'.join(f"{chr(ord('a') + x)}{y + 1}" for x, y in stones)
@@ -243,6 +245,7 @@ def main():
     ap.add_argument('turn', type=int, nargs='?', help='ask: the turn Liuzi is asked for')
     ap.add_argument('--seconds', type=float, default=1.0, help='ask: Liuzi\'s time a turn')
     ap.add_argument('--liuzi', default=os.path.join(HERE, '..', '..', 'target', 'release', 'liuzi'))
+    ap.add_argument('--liuzi-args', default='', help='ask: more options for Liuzi, e.g. "--search alphabeta"')
     ap.add_argument('--depth', type=int, default=4)
     ap.add_argument('--pairs', type=int, default=None, help='openings: only the first N pairs')
     ap.add_argument('--cloudict', default=os.environ.get('CLOUDICT', DEFAULT_CLOUDICT))

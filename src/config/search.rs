@@ -20,6 +20,17 @@ pub enum PairOrder {
     Canonical,
 }
 
+/// Which stones the opening's free choices must lie near (`opening_stones`, `opening_reach`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OpeningNear {
+    /// Any stone on the board.
+    Stones,
+    /// The side to move's own stones (this turn's first stone included); a side with none yet,
+    /// or none near a candidate, falls back to any stone.
+    Own,
+}
+
 /// How a playout draws a stone once the hard rules (complete a six, block a six) are silent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -58,6 +69,10 @@ pub struct SearchParams {
     /// board playout values are too noisy to rule out a far cell. 0 = off.
     pub opening_stones: u32,
     pub opening_reach: u32,
+    /// Near any stone, or near the side's own: in the 3-stone openings against Cloudict, Black's
+    /// first pairs within 1 of its own stones kept Black's win 84% of the time, those 3 or more
+    /// away 16% (docs/README-strength.md, 12); experts' stones lie within 3 of their own 98%.
+    pub opening_near: OpeningNear,
     /// With a weights file that has a tree-prior section: its priors for the nodes fewer than
     /// this many stones below the search root, the playout gammas deeper (where most
     /// expansions are, and the sharper priors cost speed); 0 = at every depth.

@@ -11,7 +11,7 @@
 
 use super::node::{Children, Edge};
 use super::tree::Tree;
-use crate::config::{PairOrder, SearchParams};
+use crate::config::{OpeningNear, PairOrder, SearchParams};
 use crate::patterns::CellSet;
 use crate::rules::{Board, Point, Stage};
 use crate::search::common::SearchPosition;
@@ -130,13 +130,17 @@ fn keep_near_stones(board: &Board, params: &SearchParams, list: &mut Vec<(Point,
     if stones.is_empty() || stones.len() >= params.opening_stones as usize {
         return;
     }
-    let near = |p: Point| {
-        stones
-            .iter()
-            .any(|&q| p.distance(q) <= params.opening_reach)
+    let mover = board.to_move();
+    let near = |p: Point, own_only: bool| {
+        stones.iter().any(|&q| {
+            (!own_only || board.get(q) == Some(mover)) && p.distance(q) <= params.opening_reach
+        })
     };
-    if list.iter().any(|c| near(c.0)) {
-        list.retain(|c| near(c.0));
+    let own_only = params.opening_near == OpeningNear::Own;
+    if own_only && list.iter().any(|c| near(c.0, true)) {
+        list.retain(|c| near(c.0, true));
+    } else if list.iter().any(|c| near(c.0, false)) {
+        list.retain(|c| near(c.0, false));
     }
 }
 

@@ -140,6 +140,48 @@ fn the_opening_keeps_free_choices_near_the_stones() {
     assert!(far(&scratch.list) > 0);
 }
 
+#[test]
+fn the_opening_can_keep_free_choices_near_the_movers_own_stones() {
+    // Black's one stone, White's two; Black to move, then Black's second stone.
+    let stones = [p(9, 8), p(11, 9), p(7, 10)];
+    let factory = PolicyFactory::new(std::sync::Arc::new(crate::policy::Gammas::uniform()));
+    let children = |b: &Board, near: crate::config::OpeningNear| {
+        let pos = crate::search::common::PositionFactory::position(&factory, b);
+        let params = SearchParams {
+            opening_stones: 12,
+            opening_reach: 2,
+            opening_near: near,
+            ..SearchParams::default()
+        };
+        let mut scratch = super::expand::ExpandScratch::default();
+        super::expand::child_list(&pos, &params, &[], true, None, &mut scratch);
+        let total: f32 = scratch.list.iter().map(|c| c.1).sum();
+        assert!((total - 1.0).abs() < 1e-5);
+        scratch.list.iter().map(|c| c.0).collect::<Vec<_>>()
+    };
+    let within = |list: &[Point], of: &[Point]| {
+        list.iter()
+            .all(|&c| of.iter().any(|&q| c.distance(q) <= 2))
+    };
+    use crate::config::OpeningNear::{Own, Stones};
+    let b = board_of(&stones);
+    let any = children(&b, Stones);
+    assert!(!within(&any, &stones[..1]), "near White's stones too");
+    let own = children(&b, Own);
+    assert!(!own.is_empty() && within(&own, &stones[..1]));
+    assert!(own.len() < any.len());
+    // The turn's first stone counts as Black's own for the second.
+    let first = p(13, 8);
+    let b = board_of(&[stones[0], stones[1], stones[2], first]);
+    let own = children(&b, Own);
+    assert!(within(&own, &[stones[0], first]));
+    assert!(own.iter().any(|&c| c.distance(stones[0]) > 2));
+    // White to move: near its own two stones only.
+    let b = board_of(&[stones[0], stones[1], stones[2], first, p(9, 3)]);
+    let own = children(&b, Own);
+    assert!(within(&own, &stones[1..3]));
+}
+
 /// Whether `color`'s opponent can still make six next turn (some threat window unbroken).
 fn opponent_threatens(b: &Board) -> bool {
     let pos = SimplePosition::new(b);
