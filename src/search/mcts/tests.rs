@@ -159,10 +159,8 @@ fn the_opening_can_keep_free_choices_near_the_movers_own_stones() {
         assert!((total - 1.0).abs() < 1e-5);
         scratch.list.iter().map(|c| c.0).collect::<Vec<_>>()
     };
-    let within = |list: &[Point], of: &[Point]| {
-        list.iter()
-            .all(|&c| of.iter().any(|&q| c.distance(q) <= 2))
-    };
+    let within =
+        |list: &[Point], of: &[Point]| list.iter().all(|&c| of.iter().any(|&q| c.distance(q) <= 2));
     use crate::config::OpeningNear::{Own, Stones};
     let b = board_of(&stones);
     let any = children(&b, Stones);
