@@ -2,11 +2,15 @@
 """How far early stones land from the stones already on the board (Chebyshev distance).
 
   distances.py experts FILE.games...          stones played while fewer than 12 are on the board
+  distances.py own FILE.games...              per turn 1-6, the share of stones within 1, 2, 3 of
+                                              the mover's own stones (the turn's first stone
+                                              counts for the second; White's first stone, with
+                                              no own stone yet, from Black's)
   distances.py match RESULTS.jsonl ENGINE     ENGINE's stones at its first free turn as Black
                                               (turn 2 of a 3-stone opening), and its score as
                                               Black with and without a stone 3 or more away
 
-The figures of docs/README-strength.md section 7 and docs/README-search.md ("the opening").
+The figures of docs/README-strength.md sections 7 and 12 and docs/README-search.md ("the opening").
 """
 import collections
 import json
@@ -44,6 +48,33 @@ def experts(paths):
         print(f'{path}: {total} stones; distance {shares}')
 
 
+def own(paths):
+    for path in paths:
+        within = collections.Counter()
+        total = collections.Counter()
+        with open(path) as f:
+            for line in f:
+                fields = line.rstrip('\n').split('\t')
+                if len(fields) < 2:
+                    continue
+                stones = {0: [], 1: []}
+                for n, turn in enumerate(turns(fields[1])[:7]):
+                    side = n % 2
+                    for s in turn:
+                        p = point(s)
+                        if n >= 1:
+                            mine = stones[side] or stones[1 - side]
+                            d = distance(p, mine)
+                            total[n] += 1
+                            for r in (1, 2, 3):
+                                within[(n, r)] += d <= r
+                        stones[side].append(p)
+        print(path)
+        for n in sorted(total):
+            shares = ', '.join(f'within {r}: {100 * within[(n, r)] / total[n]:.1f}%' for r in (1, 2, 3))
+            print(f'  turn {n}: {total[n]} stones; {shares}')
+
+
 def match(path, engine):
     counts = collections.Counter()
     score = collections.Counter()
@@ -71,6 +102,8 @@ def match(path, engine):
 if __name__ == '__main__':
     if len(sys.argv) >= 3 and sys.argv[1] == 'experts':
         experts(sys.argv[2:])
+    elif len(sys.argv) >= 3 and sys.argv[1] == 'own':
+        own(sys.argv[2:])
     elif len(sys.argv) == 4 and sys.argv[1] == 'match':
         match(sys.argv[2], sys.argv[3])
     else:
