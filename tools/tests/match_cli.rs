@@ -103,6 +103,28 @@ fn match_writes_results_sgf_and_games_with_a_table() {
 }
 
 #[test]
+fn a_closed_stdout_costs_the_table_only() {
+    // The reader of stdout is gone before the summary (a killed `| tee`): the games are all in
+    // the results file, and the runner says so on stderr instead of panicking.
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (engine("alpha", "--seed 1"), engine("beta", "--seed 2"));
+    let mut child = Command::new(MATCH)
+        .current_dir(dir.path())
+        .args(["--engine", &a, "--engine", &b, "--games", "2", "--st", "2"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("liuzi-match runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(stderr.contains("could not be written to stdout"), "{stderr}");
+    assert_eq!(results(dir.path(), "match-results.jsonl").len(), 2);
+}
+
+#[test]
 fn a_second_run_on_the_same_results_file_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let slow = engine("slow", "--behaviour slow --delay-ms 10 --seed 3");

@@ -336,18 +336,18 @@ fn run(args: Args) -> Result<ExitCode, String> {
     });
     progress.finish();
     let summary = summary?;
-    print!("{}", summary.tally.render(plan.sprt.as_ref()));
+    report(&summary.tally.render(plan.sprt.as_ref()));
     Ok(match summary.end {
         MatchEnd::Completed => ExitCode::SUCCESS,
         MatchEnd::Sprt(decision) => {
-            println!(
-                "SPRT stopped the match: {}",
+            report(&format!(
+                "SPRT stopped the match: {}\n",
                 if decision == SprtDecision::AcceptH1 {
                     "H1 accepted"
                 } else {
                     "H0 accepted"
                 }
-            );
+            ));
             ExitCode::SUCCESS
         }
         MatchEnd::Interrupted => {
@@ -358,6 +358,16 @@ fn run(args: Args) -> Result<ExitCode, String> {
             ExitCode::from(130)
         }
     })
+}
+
+/// Writes the final table to stdout. Every game is already in the results file, so a reader
+/// that has gone away (a killed `| tee`) costs only this copy: a note on stderr, not a panic.
+fn report(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        eprintln!("liuzi-match: the summary could not be written to stdout ({e}); the results file has every game");
+    }
 }
 
 fn main() -> ExitCode {
