@@ -120,7 +120,10 @@ fn a_closed_stdout_costs_the_table_only() {
     let stderr = text(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
-    assert!(stderr.contains("could not be written to stdout"), "{stderr}");
+    assert!(
+        stderr.contains("could not be written to stdout"),
+        "{stderr}"
+    );
     assert_eq!(results(dir.path(), "match-results.jsonl").len(), 2);
 }
 
