@@ -69,9 +69,10 @@ pub struct SearchParams {
     /// board playout values are too noisy to rule out a far cell. 0 = off.
     pub opening_stones: u32,
     pub opening_reach: u32,
-    /// Near any stone, or near the side's own: in the 3-stone openings against Cloudict, Black's
-    /// first pairs within 1 of its own stones kept Black's win 84% of the time, those 3 or more
-    /// away 16% (docs/README-strength.md, 12); experts' stones lie within 3 of their own 98%.
+    /// Near any stone, or near the mover's own. Re-asked first pairs of the 3-stone openings
+    /// against Cloudict kept Black's win 85% of the time within 1 of Black's own stones, 16%
+    /// from 3 away; yet keeping the choice near its own stones gained nothing
+    /// (docs/README-strength.md, 12), so the default is "stones".
     pub opening_near: OpeningNear,
     /// With a weights file that has a tree-prior section: its priors for the nodes fewer than
     /// this many stones below the search root, the playout gammas deeper (where most

@@ -174,6 +174,10 @@ fn the_opening_can_keep_free_choices_near_the_movers_own_stones() {
     let own = children(&b, Own);
     assert!(within(&own, &[stones[0], first]));
     assert!(own.iter().any(|&c| c.distance(stones[0]) > 2));
+    // White's first stone, with no stone of its own yet: near Black's.
+    let b = board_of(&stones[..1]);
+    let own = children(&b, Own);
+    assert!(!own.is_empty() && within(&own, &stones[..1]));
     // White to move: near its own two stones only.
     let b = board_of(&[stones[0], stones[1], stones[2], first, p(9, 3)]);
     let own = children(&b, Own);
