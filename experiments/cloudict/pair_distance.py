@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """How far a re-asked first free pair lies from its side's own stones, against whether it kept the win.
 
-    pair_distance.py RESULTS ASK.jsonl...
+    pair_distance.py RESULTS [ASK.jsonl...]
 
 RESULTS is the match file the `selfplay.py ask` records were asked from (its openings);
 each ASK line holds the pair Liuzi gave (`liuzi`) and who won when Cloudict played both sides
-on (`winner`). The distance of a pair is its *chained* distance from the mover's own stones:
+on (`winner`). With no ASK file, the pairs are Liuzi's own first free turns as Black in RESULTS
+(turn 2 of a 3-stone opening), against the game's result. The distance of a pair is its *chained* distance from the mover's own stones:
 the larger of the two stones' Chebyshev distances, the second stone measured from the first
 too, in whichever order makes it smaller (a pair that extends a stone of its own by two in a
 row is at 1). Prints, per distance (4 = 4 or more), how often the pair kept the win.
@@ -33,13 +34,20 @@ def chained(own, pair):
 
 
 def main():
-    if len(sys.argv) < 3:
+    if len(sys.argv) < 2:
         sys.exit(__doc__)
     games = {}
     for line in open(sys.argv[1]):
         g = json.loads(line)
         games[g['game']] = g
     table = Counter()
+    if len(sys.argv) == 2:
+        for g in games.values():
+            turns = g['moves'].split()
+            if g['black'].startswith('liuzi') and len(turns) > 2:
+                pair = [point(s) for s in turns[2].split('-')]
+                d = min(chained([point(turns[0])], pair), 4)
+                table[(d, g['result'] == 'B')] += 1
     for path in sys.argv[2:]:
         for line in open(path):
             r = json.loads(line)
@@ -48,7 +56,7 @@ def main():
             own = [point(s) for t in turns[r['turn'] % 2::2] for s in t.split('-')]
             d = min(chained(own, [point(s) for s in r['liuzi'].split('-')]), 4)
             table[(d, r['winner'] == side)] += 1
-    print('chained distance  pairs  kept the win')
+    print('chained distance  pairs  kept the win' if len(sys.argv) > 2 else 'chained distance  games  won')
     for d in range(1, 5):
         kept, lost = table[(d, True)], table[(d, False)]
         if kept + lost:

@@ -29,20 +29,25 @@ def turns(moves):
     return [turn.split('-') for turn in moves.split()]
 
 
+def games(path):
+    """The turns of every game of a `.games` file."""
+    with open(path) as f:
+        for line in f:
+            fields = line.rstrip('\n').split('\t')
+            if len(fields) >= 2:
+                yield turns(fields[1])
+
+
 def experts(paths):
     for path in paths:
         counts = collections.Counter()
-        with open(path) as f:
-            for line in f:
-                fields = line.rstrip('\n').split('\t')
-                if len(fields) < 2:
-                    continue
-                board = []
-                for n, turn in enumerate(turns(fields[1])):
-                    for s in turn:
-                        if n >= 2 and len(board) < 12:
-                            counts[min(distance(point(s), board), 5)] += 1
-                    board += [point(s) for s in turn]
+        for game in games(path):
+            board = []
+            for n, turn in enumerate(game):
+                for s in turn:
+                    if n >= 2 and len(board) < 12:
+                        counts[min(distance(point(s), board), 5)] += 1
+                board += [point(s) for s in turn]
         total = sum(counts.values())
         shares = ', '.join(f'{d}: {100 * c / total:.1f}%' for d, c in sorted(counts.items()))
         print(f'{path}: {total} stones; distance {shares}')
@@ -52,23 +57,18 @@ def own(paths):
     for path in paths:
         within = collections.Counter()
         total = collections.Counter()
-        with open(path) as f:
-            for line in f:
-                fields = line.rstrip('\n').split('\t')
-                if len(fields) < 2:
-                    continue
-                stones = {0: [], 1: []}
-                for n, turn in enumerate(turns(fields[1])[:7]):
-                    side = n % 2
-                    for s in turn:
-                        p = point(s)
-                        if n >= 1:
-                            mine = stones[side] or stones[1 - side]
-                            d = distance(p, mine)
-                            total[n] += 1
-                            for r in (1, 2, 3):
-                                within[(n, r)] += d <= r
-                        stones[side].append(p)
+        for game in games(path):
+            stones = {0: [], 1: []}
+            for n, turn in enumerate(game[:7]):
+                side = n % 2
+                for s in turn:
+                    p = point(s)
+                    if n >= 1:
+                        d = distance(p, stones[side] or stones[1 - side])
+                        total[n] += 1
+                        for r in (1, 2, 3):
+                            within[(n, r)] += d <= r
+                    stones[side].append(p)
         print(path)
         for n in sorted(total):
             shares = ', '.join(f'within {r}: {100 * within[(n, r)] / total[n]:.1f}%' for r in (1, 2, 3))
