@@ -196,8 +196,10 @@ def ask_liuzi(liuzi, extra_args, turns, seconds):
         proc.stdin.write(line + '\n')
         proc.stdin.flush()
         answer = proc.stdout.readline()
-        while answer.strip() == '':
+        while answer != '' and answer.strip() == '':
             answer = proc.stdout.readline()
+        if answer == '':
+            raise RuntimeError(f'liuzi ended before answering {line!r} (a bad --liuzi-args?)')
         proc.stdout.readline()  # the blank line that ends a GTP answer
         if not answer.startswith('='):
             raise RuntimeError(f'liuzi refused {line!r}: {answer.strip()}')
@@ -216,8 +218,11 @@ def ask_liuzi(liuzi, extra_args, turns, seconds):
             stones.append((GTP_LETTERS.index(answer[0].upper()), int(answer[1:]) - 1))
         return stones
     finally:
-        proc.stdin.write('quit\n')
-        proc.stdin.flush()
+        try:
+            proc.stdin.write('quit\n')
+            proc.stdin.flush()
+        except BrokenPipeError:
+            pass  # it has ended already
         proc.wait()
 
 

@@ -3,29 +3,54 @@
 
 use crate::eval::Evaluator;
 use crate::patterns::stones_left;
-use crate::rules::{GameResult, Point};
+use crate::rules::{Color, GameResult, Point};
 use crate::search::common::{SearchPosition, SearchRng};
 use rand::Rng;
 
 /// A playout cut-off (`search.playout_cutoff`): after `stones` stones the playout stops, and its
-/// result is a win for the side to move with the evaluator's win probability (a loss
-/// otherwise), so the tree's integer statistics stay unbiased.
+/// value is the evaluator's win probability there. The tree's rewards are fractions of a win
+/// already (`value_mix`), so the probability is backed up as it is: drawing a coin from it, as
+/// the first version did, only added the coin's variance.
 pub(crate) struct Cutoff<'a> {
     pub stones: u32,
     pub evaluator: &'a Evaluator,
 }
 
 impl Cutoff<'_> {
-    fn result<P: SearchPosition>(&self, pos: &P, rng: &mut SearchRng) -> GameResult {
+    fn end<P: SearchPosition>(&self, pos: &P) -> PlayoutEnd {
         let p = match pos.patterns() {
             Some(pb) => self.evaluator.win_probability(pb),
             None => self.evaluator.win_probability_of_board(pos.board()),
+        }
+        .clamp(0.0, 1.0);
+        let black_wins = match pos.board().to_move() {
+            Color::Black => p,
+            Color::White => 1.0 - p,
         };
-        let me = pos.board().to_move();
-        if rng.gen::<f64>() < p {
-            GameResult::Win(me)
-        } else {
-            GameResult::Win(me.opponent())
+        PlayoutEnd::CutOff { black_wins }
+    }
+}
+
+/// How a playout ended: with the game's result (or the one the hard rules make certain), or
+/// cut off, with the evaluator's probability that Black wins from there.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum PlayoutEnd {
+    Over(GameResult),
+    CutOff { black_wins: f64 },
+}
+
+impl PlayoutEnd {
+    /// `player`'s share of a win: 1, 0 or ½ for a finished game, the probability when cut off;
+    /// `None` for a game still going (no playout ends so, but an `Over` can hold it).
+    pub(crate) fn score_for(self, player: Color) -> Option<f64> {
+        match self {
+            PlayoutEnd::Over(GameResult::Win(c)) => Some(if c == player { 1.0 } else { 0.0 }),
+            PlayoutEnd::Over(GameResult::Draw) => Some(0.5),
+            PlayoutEnd::Over(GameResult::Ongoing) => None,
+            PlayoutEnd::CutOff { black_wins } => Some(match player {
+                Color::Black => black_wins,
+                Color::White => 1.0 - black_wins,
+            }),
         }
     }
 }
@@ -104,28 +129,28 @@ fn best_block<P: SearchPosition>(pos: &P, blocks: &[Point], rng: &mut SearchRng)
 }
 
 /// Plays `pos` out to a six (or one the hard rules make certain, see [`playout_step`]) or a
-/// full board, or to the `cutoff`, and returns the result.
+/// full board, or to the `cutoff`, and says how it ended.
 pub(crate) fn run_playout<P: SearchPosition>(
     pos: &mut P,
     rng: &mut SearchRng,
     scratch: &mut Vec<Point>,
     cutoff: Option<&Cutoff>,
-) -> GameResult {
+) -> PlayoutEnd {
     let mut played = 0;
     loop {
         let result = pos.board().result();
         if result != GameResult::Ongoing {
-            return result;
+            return PlayoutEnd::Over(result);
         }
         if let Some(c) = cutoff.filter(|c| played >= c.stones) {
-            return c.result(pos, rng);
+            return c.end(pos);
         }
         match playout_step(pos, rng, scratch) {
             Ok(p) => {
                 pos.play(p);
                 played += 1;
             }
-            Err(result) => return result,
+            Err(result) => return PlayoutEnd::Over(result),
         }
     }
 }
@@ -135,7 +160,6 @@ mod tests {
     use super::*;
     use crate::policy::Gammas;
     use crate::rules::Board;
-    use crate::rules::Color;
     use crate::search::common::fixtures::{black_four, board_of, p, white_live_four};
     use crate::search::common::PolicyFactory;
     use crate::search::common::PositionFactory;
@@ -150,7 +174,9 @@ mod tests {
         let mut scratch = Vec::new();
         for _ in 0..50 {
             let mut pos = start.clone();
-            let r = run_playout(&mut pos, &mut rng, &mut scratch, None);
+            let PlayoutEnd::Over(r) = run_playout(&mut pos, &mut rng, &mut scratch, None) else {
+                panic!("an uncut playout ends with the game");
+            };
             assert_ne!(r, GameResult::Ongoing);
             while !pos.board().is_over() {
                 let q = playout_stone(&mut pos, &mut rng, &mut scratch).unwrap();
@@ -178,7 +204,7 @@ mod tests {
             let mut pos = SimplePosition::new(&b);
             assert_eq!(
                 run_playout(&mut pos, &mut rng, &mut scratch, None),
-                GameResult::Win(Color::Black)
+                PlayoutEnd::Over(GameResult::Win(Color::Black))
             );
             assert_eq!(pos.board().stone_count(), b.stone_count());
             // Played out, the same stones make the six.
@@ -226,7 +252,7 @@ mod tests {
         let mut pos = factory.position(&b);
         assert_eq!(
             run_playout(&mut pos, &mut rng, &mut scratch, None),
-            GameResult::Win(Color::White)
+            PlayoutEnd::Over(GameResult::Win(Color::White))
         );
         assert_eq!(pos.board().stone_count(), b.stone_count());
         // Played out: Black's one stone blocks one four, White completes the other.
@@ -263,7 +289,7 @@ mod tests {
     }
 
     #[test]
-    fn a_cut_off_playout_stops_and_follows_the_evaluator() {
+    fn a_cut_off_playout_stops_and_is_worth_the_evaluators_probability() {
         let evaluator = crate::eval::testing::sample_evaluator();
         let cutoff = Cutoff {
             stones: 3,
@@ -272,25 +298,32 @@ mod tests {
         let b = board_of(&[p(9, 9), p(10, 10), p(8, 10)]);
         let mut rng = SearchRng::seed_from_u64(5);
         let mut scratch = Vec::new();
-        let (mut wins, mut expected, runs) = (0, 0.0, 400);
-        for _ in 0..runs {
+        for _ in 0..20 {
             let mut pos = SimplePosition::new(&b);
-            let r = run_playout(&mut pos, &mut rng, &mut scratch, Some(&cutoff));
+            let end = run_playout(&mut pos, &mut rng, &mut scratch, Some(&cutoff));
             assert_eq!(pos.board().stone_count(), b.stone_count() + 3);
-            let me = pos.board().to_move();
-            expected += evaluator.win_probability_of_board(pos.board());
-            match r {
-                GameResult::Win(c) if c == me => wins += 1,
-                GameResult::Win(_) => {}
-                other => panic!("{other:?}"),
-            }
+            // Black's two stones and White's first: White to move, and the probability,
+            // the evaluator's for White, is turned to Black's.
+            assert_eq!(pos.board().to_move(), Color::White);
+            let white = evaluator.win_probability_of_board(pos.board());
+            assert_eq!(
+                end,
+                PlayoutEnd::CutOff {
+                    black_wins: 1.0 - white
+                }
+            );
+            assert!((end.score_for(Color::White).unwrap() - white).abs() < 1e-12);
         }
-        // The coin follows the evaluator: within 4 standard deviations of the expectation.
-        let sd = (runs as f64 * 0.25).sqrt();
-        assert!(
-            (wins as f64 - expected).abs() < 4.0 * sd,
-            "{wins} vs {expected}"
-        );
+        // Cut with Black to move, the probability is Black's as it is.
+        let five = Cutoff {
+            stones: 5,
+            evaluator: &evaluator,
+        };
+        let mut pos = SimplePosition::new(&b);
+        let end = run_playout(&mut pos, &mut rng, &mut scratch, Some(&five));
+        assert_eq!(pos.board().to_move(), Color::Black);
+        let black = evaluator.win_probability_of_board(pos.board());
+        assert_eq!(end.score_for(Color::Black), Some(black));
         // A game that ends before the cut-off keeps its real result.
         let b = board_of(&black_four());
         let long = Cutoff {
@@ -298,7 +331,12 @@ mod tests {
             evaluator: &evaluator,
         };
         let mut pos = SimplePosition::new(&b);
-        let r = run_playout(&mut pos, &mut rng, &mut scratch, Some(&long));
-        assert_eq!(r, GameResult::Win(Color::Black));
+        let end = run_playout(&mut pos, &mut rng, &mut scratch, Some(&long));
+        assert_eq!(end, PlayoutEnd::Over(GameResult::Win(Color::Black)));
+        assert_eq!(end.score_for(Color::Black), Some(1.0));
+        assert_eq!(
+            PlayoutEnd::Over(GameResult::Draw).score_for(Color::White),
+            Some(0.5)
+        );
     }
 }

@@ -5,7 +5,7 @@ use super::expand::{earlier_siblings, expand, narrow_to_zone, ExpandScratch, Nar
 use super::minimax;
 use super::node::{Children, Expansion, Proof, MAX_VISITS, REWARD_UNIT};
 use super::outcome::root_children;
-use super::playout::{run_playout, Cutoff};
+use super::playout::{run_playout, Cutoff, PlayoutEnd};
 use super::proofs::{self, DeepFinding};
 use super::select::{select_child, NodeView};
 use super::tree::{Tree, ROOT};
@@ -56,28 +56,25 @@ impl Shared<'_> {
     }
 }
 
-/// The reward of `result` for `player`, in units of 1/[`REWARD_UNIT`] of a win.
-fn reward(result: GameResult, player: Color) -> u32 {
-    match result {
-        GameResult::Win(c) if c == player => REWARD_UNIT,
-        GameResult::Win(_) => 0,
-        _ => REWARD_UNIT / 2,
-    }
+/// A share `score` of a win as a reward, in units of 1/[`REWARD_UNIT`].
+fn reward(score: f64) -> u32 {
+    (score.clamp(0.0, 1.0) * f64::from(REWARD_UNIT)).round() as u32
 }
 
-/// How one descent ended: a result, and the evaluator's win probability for the side to move
-/// at the leaf its playout started from (when leaves are valued).
+/// How one descent ended: how its playout (or the game, or a proof) ended, and the evaluator's
+/// win probability for the side to move at the leaf its playout started from (when leaves are
+/// valued).
 struct Ending {
-    result: GameResult,
+    end: PlayoutEnd,
     leaf_value: Option<(Color, f64)>,
-    /// The result is the game's (a finished game or a proof), not a playout's.
+    /// The end is the game's (a finished game or a proof), not a playout's.
     exact: bool,
 }
 
 impl Ending {
     fn exact(result: GameResult) -> Ending {
         Ending {
-            result,
+            end: PlayoutEnd::Over(result),
             leaf_value: None,
             exact: true,
         }
@@ -91,26 +88,24 @@ impl Ending {
             let v = v.clamp(0.0, 1.0) as f32;
             return Some(if me == player { v } else { 1.0 - v });
         }
-        match self.result {
-            GameResult::Win(w) => Some(if w == player { 1.0 } else { 0.0 }),
-            GameResult::Draw => Some(0.5),
-            GameResult::Ongoing => None,
-        }
+        self.end.score_for(player).map(|s| s as f32)
     }
 
-    /// Rewards for Black and White: the result's, mixed with the leaf value by `lambda`, rounded
-    /// to a unit for the leaf's side to move (the other side gets the complement).
+    /// Rewards for Black and White: the end's, mixed with the leaf value by `lambda`, rounded
+    /// to a unit for one side (the other side gets the complement).
     fn rewards(&self, lambda: f32) -> [u32; 2] {
-        let Some((me, v)) = self.leaf_value else {
-            return [
-                reward(self.result, Color::Black),
-                reward(self.result, Color::White),
-            ];
+        let (me, mixed) = match self.leaf_value {
+            None => (
+                Color::Black,
+                self.end.score_for(Color::Black).unwrap_or(0.5),
+            ),
+            Some((me, v)) => {
+                let z = self.end.score_for(me).unwrap_or(0.5);
+                let lambda = f64::from(lambda);
+                (me, (1.0 - lambda) * z + lambda * v.clamp(0.0, 1.0))
+            }
         };
-        let z = reward(self.result, me) as f64;
-        let lambda = f64::from(lambda);
-        let mixed = (1.0 - lambda) * z + lambda * f64::from(REWARD_UNIT) * v.clamp(0.0, 1.0);
-        let mine = (mixed.round() as u32).min(REWARD_UNIT);
+        let mine = reward(mixed);
         let mut out = [REWARD_UNIT - mine; 2];
         out[me.index()] = mine;
         out
@@ -132,13 +127,13 @@ fn play_out<P: SearchPosition>(
         // The reward weighs the playout's result by 1 − λ = 0: skip it and spend its time on
         // more descents. The result is never read (see `Ending::rewards`).
         return Ending {
-            result: GameResult::Draw,
+            end: PlayoutEnd::Over(GameResult::Draw),
             leaf_value,
             exact: false,
         };
     }
     Ending {
-        result: run_playout(pos, rng, stones, shared.cutoff.as_ref()),
+        end: run_playout(pos, rng, stones, shared.cutoff.as_ref()),
         leaf_value,
         exact: false,
     }
@@ -426,7 +421,7 @@ mod tests {
         assert_eq!(draw.rewards(0.0), [REWARD_UNIT / 2; 2]);
         // White to move at the leaf, valued 0.75 for White; Black won the playout.
         let valued = Ending {
-            result: win,
+            end: PlayoutEnd::Over(win),
             leaf_value: Some((Color::White, 0.75)),
             exact: false,
         };
@@ -450,6 +445,30 @@ mod tests {
         assert_eq!(valued.rewards(1.0), [REWARD_UNIT / 4, 3 * REWARD_UNIT / 4]);
         // λ = 0.5: White gets (0 + 0.75) / 2 = 0.375 of a win, rounded to a unit.
         let white = (0.375 * REWARD_UNIT as f64).round() as u32;
+        assert_eq!(valued.rewards(0.5), [REWARD_UNIT - white, white]);
+    }
+
+    #[test]
+    fn a_cut_off_playout_is_rewarded_its_probability() {
+        let cut = Ending {
+            end: PlayoutEnd::CutOff { black_wins: 0.8 },
+            leaf_value: None,
+            exact: false,
+        };
+        // 0.8 of a win for Black, 0.2 for White, in units (not a coin's 0 or 1).
+        let black = (0.8 * REWARD_UNIT as f64).round() as u32;
+        assert_eq!(cut.rewards(0.0), [black, REWARD_UNIT - black]);
+        assert_eq!(
+            cut.value_for(Color::Black),
+            None,
+            "no leaf value without the evaluator"
+        );
+        // White to move at the leaf, valued 0.75 for White: λ = 0.5 mixes 0.2 and 0.75.
+        let valued = Ending {
+            leaf_value: Some((Color::White, 0.75)),
+            ..cut
+        };
+        let white = (0.475 * REWARD_UNIT as f64).round() as u32;
         assert_eq!(valued.rewards(0.5), [REWARD_UNIT - white, white]);
     }
 }
