@@ -10,3 +10,4 @@ pub mod mm;
 pub mod rating;
 pub mod report;
 pub mod stats;
+pub mod tune;

@@ -4,6 +4,9 @@
 //!
 //! Skipped, with a message, where g++ or `../shared` is missing.
 
+mod common;
+use common::liuzi_binary;
+
 use liuzi::rules::{Board, Color, Point};
 use liuzi_tools::match_runner::engine_spec::{EngineSpec, Protocol};
 use liuzi_tools::match_runner::launch::start_player;
@@ -12,7 +15,7 @@ use liuzi_tools::match_runner::player::{
     GameStart, PlayerContext, Stop, Timeouts, TurnReply, TurnRequest,
 };
 use liuzi_tools::match_runner::process::CancelToken;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -49,30 +52,6 @@ fn build_cloudict() -> Option<tempfile::TempDir> {
     );
     assert!(dir.path().join("gameEngine").is_file());
     Some(dir)
-}
-
-/// The workspace's `liuzi` binary, built in this test's profile when it is not there yet.
-fn liuzi_binary() -> PathBuf {
-    let test_exe = std::env::current_exe().expect("test executable path");
-    let profile_dir = test_exe
-        .parent()
-        .and_then(|deps| deps.parent())
-        .expect("test executable lives in target/<profile>/deps");
-    let binary = profile_dir.join(format!("liuzi{}", std::env::consts::EXE_SUFFIX));
-    if !binary.exists() {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let mut build = Command::new(cargo);
-        build.args(["build", "--quiet", "-p", "liuzi", "--bin", "liuzi"]);
-        if profile_dir.file_name().is_some_and(|n| n == "release") {
-            build.arg("--release");
-        }
-        let status = build
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .status()
-            .expect("cargo runs");
-        assert!(status.success(), "building liuzi failed");
-    }
-    binary
 }
 
 /// Processes whose command line names `needle` (Linux only; elsewhere none are seen).
@@ -194,6 +173,82 @@ fn liuzi_and_depth_2_cloudict_play_clean_games() {
         0,
         "Cloudict outlived the match"
     );
+}
+
+#[test]
+fn liuzi_tune_plays_depth_2_cloudict_as_the_reference() {
+    let Some(cloudict) = build_cloudict() else {
+        return;
+    };
+    let dir = cloudict.path().to_str().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let spec = work.path().join("spec.toml");
+    std::fs::write(&spec, include_str!("data/tune-spec.toml")).unwrap();
+    let engine = format!(
+        "name=liuzi cmd='{} gtp --threads 1 --playouts 100 --seed 5'",
+        liuzi_binary().display()
+    );
+    let reference =
+        format!("name=cloudict-d2 proto=cloudict dir={dir} cmd={dir}/gameEngine init='depth 2'");
+    let out = Command::new(env!("CARGO_BIN_EXE_liuzi-tune"))
+        .arg("--spec")
+        .arg(&spec)
+        .args([
+            "--engine",
+            &engine,
+            "--reference",
+            &reference,
+            "--iterations",
+            "1",
+        ])
+        .arg("--state")
+        .arg(work.path().join("state.jsonl"))
+        .output()
+        .expect("liuzi-tune runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(work.path().join("state.jsonl")).unwrap();
+    let line: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+    // Plus and minus each met Cloudict with both colours on the same opening.
+    let games = line["games"].as_array().unwrap();
+    let sides: Vec<(&str, &str)> = games
+        .iter()
+        .map(|g| (g["black"].as_str().unwrap(), g["white"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        sides,
+        [
+            ("plus", "reference"),
+            ("minus", "reference"),
+            ("reference", "plus"),
+            ("reference", "minus")
+        ]
+    );
+    let opening = |g: &serde_json::Value| -> Vec<String> {
+        let moves = g["moves"].as_str().unwrap();
+        moves.split(' ').take(2).map(String::from).collect()
+    };
+    assert!(games.iter().all(|g| opening(g) == opening(&games[0])));
+    for g in games {
+        // A six or a full board, or one of Cloudict's own faults, lost by it.
+        let reason = g["reason"].as_str().unwrap();
+        if !(reason == "six" || reason == "full_board") {
+            assert!(
+                reason.starts_with("illegal") || reason.starts_with("wrong_count"),
+                "{g}"
+            );
+            let cloudict_colour = if g["black"] == "reference" { "W" } else { "B" };
+            assert_eq!(
+                g["result"], cloudict_colour,
+                "Cloudict's fault is its loss: {g}"
+            );
+        }
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(processes_naming(dir), 0, "Cloudict outlived the tuner");
 }
 
 fn cloudict_spec(dir: &Path) -> EngineSpec {
