@@ -40,4 +40,4 @@ esac
 cd "$work"
 exec "$work/liuzi-tune" --spec "$here/$spec.toml" \
   --engine "name=liuzi cmd='$work/liuzi gtp --threads 1' st=1" "${reference[@]}" \
-  --state "$here/$spec.jsonl" --engine-logs "$work/logs" "${iterations[@]}"
+  --state "$here/$spec.jsonl" --work "$work/configs" --engine-logs "$work/logs" "${iterations[@]}"

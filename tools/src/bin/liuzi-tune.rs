@@ -65,6 +65,9 @@ struct Args {
     /// Append every engine's stderr to DIR/NAME.stderr.log.
     #[arg(long, value_name = "DIR")]
     engine_logs: Option<PathBuf>,
+    /// Where the perturbed settings files go (default: STATE.d beside the state file).
+    #[arg(long, value_name = "DIR")]
+    work: Option<PathBuf>,
 }
 
 /// The tuned engine with the settings file `config` added to its command.
@@ -125,8 +128,11 @@ fn run(args: Args) -> Result<(), String> {
         );
     }
 
-    // The perturbed settings files live beside the state file.
-    let work = PathBuf::from(format!("{}.d", args.state.display()));
+    // The perturbed settings files, rewritten every iteration (the state file records them).
+    let work = args
+        .work
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("{}.d", args.state.display())));
     std::fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
     let plus_path = std::path::absolute(work.join("plus.toml"))
         .map_err(|e| format!("{}: {e}", work.display()))?;
