@@ -166,6 +166,10 @@ impl TuneSpec {
             if p.c_end <= 0.0 || p.r_end <= 0.0 {
                 return Err(format!("{at}: c_end and r_end must be positive"));
             }
+            if p.integer && p.c_end < 0.5 {
+                // c_k never falls below c_end; below ½ both sides would round to one value.
+                return Err(format!("{at}: an integer setting needs c_end of at least 0.5"));
+            }
         }
         // The engine must accept every key at both ends of its range.
         for ends in [
@@ -243,6 +247,8 @@ mod tests {
         assert!(e.contains("min 2 must be below max 1"), "{e}");
         let e = bad("c_end = 0.05", "c_end = 0");
         assert!(e.contains("c_end and r_end must be positive"), "{e}");
+        let e = bad("c_end = 4", "c_end = 0.3");
+        assert!(e.contains("param `search.max_children`: an integer setting"), "{e}");
         let e = bad("iterations = 100", "iterations = 0");
         assert!(e.contains("spsa.iterations"), "{e}");
         let e = bad(
