@@ -168,7 +168,9 @@ impl TuneSpec {
             }
             if p.integer && p.c_end < 0.5 {
                 // c_k never falls below c_end; below ½ both sides would round to one value.
-                return Err(format!("{at}: an integer setting needs c_end of at least 0.5"));
+                return Err(format!(
+                    "{at}: an integer setting needs c_end of at least 0.5"
+                ));
             }
         }
         // The engine must accept every key at both ends of its range.
@@ -248,7 +250,10 @@ mod tests {
         let e = bad("c_end = 0.05", "c_end = 0");
         assert!(e.contains("c_end and r_end must be positive"), "{e}");
         let e = bad("c_end = 4", "c_end = 0.3");
-        assert!(e.contains("param `search.max_children`: an integer setting"), "{e}");
+        assert!(
+            e.contains("param `search.max_children`: an integer setting"),
+            "{e}"
+        );
         let e = bad("iterations = 100", "iterations = 0");
         assert!(e.contains("spsa.iterations"), "{e}");
         let e = bad(
