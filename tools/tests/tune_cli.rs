@@ -13,9 +13,10 @@ const TUNE: &str = env!("CARGO_BIN_EXE_liuzi-tune");
 const SPEC: &str = include_str!("data/tune-spec.toml");
 
 fn tune(dir: &Path, iterations: u32) -> std::process::Output {
-    // Fixed playouts and seeds: fast games that do not depend on the machine's speed.
+    // Fixed playouts and seeds: fast games that do not depend on the machine's speed. The
+    // engine's own time control (st=0.5) must reach it; -v logs each stone's budget.
     let engine = format!(
-        "name=liuzi cmd='{} gtp --threads 1 --playouts 20 --seed 3'",
+        "name=liuzi cmd='{} gtp --threads 1 --playouts 20 --seed 3 -v' st=0.5",
         liuzi_binary().display()
     );
     Command::new(TUNE)
@@ -24,8 +25,18 @@ fn tune(dir: &Path, iterations: u32) -> std::process::Output {
         .args(["--engine", &engine, "--iterations", &iterations.to_string()])
         .arg("--state")
         .arg(dir.join("state.jsonl"))
+        .arg("--engine-logs")
+        .arg(dir.join("logs"))
         .output()
         .expect("liuzi-tune runs")
+}
+
+/// The time budgets (seconds) the engine logged for its stones: `Searched, 0.027 s of 0.108 s`.
+fn logged_budgets(log: &Path) -> Vec<f64> {
+    let text = std::fs::read_to_string(log).unwrap();
+    text.lines()
+        .filter_map(|l| l.split(" s of ").nth(1)?.split(' ').next()?.parse().ok())
+        .collect()
 }
 
 #[test]
@@ -74,6 +85,12 @@ fn iterations_are_recorded_resumed_and_end_in_a_config() {
                 "resumed from the last line"
             );
         }
+    }
+    // Both sides searched on the spec's 0.5 s a turn, not on the engine's untimed default.
+    for side in ["plus", "minus"] {
+        let budgets = logged_budgets(&dir.path().join(format!("logs/{side}.stderr.log")));
+        assert!(!budgets.is_empty(), "{side} logged no stone");
+        assert!(budgets.iter().all(|&b| b <= 0.5), "{side}: {budgets:?}");
     }
     // stdout: the settings reached, a file the engine reads.
     let config = String::from_utf8(out.stdout).unwrap();

@@ -177,6 +177,7 @@ fn run(args: Args) -> Result<(), String> {
         let setup = GameSetup {
             size: args.size,
             opening,
+            // For engines without their own; play_iteration resolves each game's.
             time: [time; 2],
             margin: Duration::from_millis(args.margin_ms),
             untimed_turn: context.timeouts.untimed_turn,

@@ -8,6 +8,7 @@ use crate::match_runner::game::{play_game, GameSetup};
 use crate::match_runner::launch::start_player;
 use crate::match_runner::player::PlayerContext;
 use crate::match_runner::results::format_moves;
+use crate::match_runner::time_control::TimeControl;
 use liuzi::rules::Color;
 
 /// The engines of an iteration and how their games are played.
@@ -53,7 +54,17 @@ pub fn score_difference(games: &[IterationGame]) -> f64 {
     diff
 }
 
-/// Plays the iteration's games from `setup`'s opening; `Err` when interrupted or when an
+/// Black's and White's time controls: each engine's own, else `default` (as in a match).
+pub fn game_times(
+    black: &EngineSpec,
+    white: &EngineSpec,
+    default: Option<TimeControl>,
+) -> [Option<TimeControl>; 2] {
+    [black.time.or(default), white.time.or(default)]
+}
+
+/// Plays the iteration's games from `setup`'s opening; `setup.time` is the time control of
+/// engines without their own (the same for both colours). `Err` when interrupted or when an
 /// engine cannot start.
 pub fn play_iteration(
     players: &IterationPlayers,
@@ -69,10 +80,14 @@ pub fn play_iteration(
         let (Some(b), Some(w)) = (spec_of(black), spec_of(white)) else {
             return Err("the schedule names a reference the run has not".into());
         };
+        let setup = GameSetup {
+            time: game_times(b, w, setup.time[0]),
+            ..setup.clone()
+        };
         let mut bp = start_player(b, players.context)?;
         let mut wp = start_player(w, players.context)?;
         let outcome =
-            play_game(setup, [bp.as_mut(), wp.as_mut()]).map_err(|_| "interrupted".to_string())?;
+            play_game(&setup, [bp.as_mut(), wp.as_mut()]).map_err(|_| "interrupted".to_string())?;
         for (colour, p) in [(Color::Black, bp), (Color::White, wp)] {
             if outcome.at_fault == Some(colour) || players.context.cancel.is_cancelled() {
                 drop(p);
@@ -113,6 +128,20 @@ mod tests {
             reason: "six".into(),
             moves: String::new(),
         }
+    }
+
+    #[test]
+    fn an_engines_own_time_control_wins_over_the_default() {
+        use crate::match_runner::engine_spec::parse_engine_flag;
+        let timed = parse_engine_flag("name=a cmd=x st=1").unwrap();
+        let untimed = parse_engine_flag("name=b cmd=y").unwrap();
+        let one = TimeControl::parse_per_turn("1").unwrap();
+        let five = TimeControl::parse_per_turn("5").unwrap();
+        assert_eq!(game_times(&timed, &untimed, None), [Some(one), None]);
+        assert_eq!(
+            game_times(&untimed, &timed, Some(five)),
+            [Some(five), Some(one)]
+        );
     }
 
     #[test]
