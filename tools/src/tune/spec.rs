@@ -150,6 +150,12 @@ impl TuneSpec {
             if !seen.insert(p.key.as_str()) {
                 return Err(format!("{at} is given twice"));
             }
+            let parts: Vec<&str> = p.key.split('.').collect();
+            if parts.len() != 2 || parts.iter().any(|part| part.is_empty()) {
+                return Err(format!(
+                    "{at}: a key is `section.name`, e.g. `search.exploration`"
+                ));
+            }
             let numbers = [p.start, p.min, p.max, p.c_end, p.r_end];
             if numbers.iter().any(|v| !v.is_finite()) {
                 return Err(format!("{at}: every number must be finite"));
@@ -195,16 +201,16 @@ impl TuneSpec {
     pub fn overrides(&self, values: &[f64]) -> String {
         let mut root = toml::Table::new();
         for (p, &v) in self.params.iter().zip(values) {
+            // Keys are `section.name` (checked when the spec is read), so every entry at the
+            // top is a section's table.
             let (section, name) = p.key.split_once('.').unwrap_or(("", &p.key));
-            let table = if section.is_empty() {
-                &mut root
-            } else {
-                root.entry(section)
-                    .or_insert_with(|| toml::Value::Table(toml::Table::new()))
-                    .as_table_mut()
-                    .expect("only tables are inserted under a section name")
-            };
-            table.insert(name.to_string(), p.toml_value(v));
+            if let Some(table) = root
+                .entry(section)
+                .or_insert_with(|| toml::Value::Table(toml::Table::new()))
+                .as_table_mut()
+            {
+                table.insert(name.to_string(), p.toml_value(v));
+            }
         }
         toml::to_string(&root).expect("a table of numbers serializes")
     }
@@ -252,6 +258,11 @@ mod tests {
         let e = bad("c_end = 4", "c_end = 0.3");
         assert!(
             e.contains("param `search.max_children`: an integer setting"),
+            "{e}"
+        );
+        let e = bad("key = \"search.exploration\"", "key = \"exploration\"");
+        assert!(
+            e.contains("param `exploration`: a key is `section.name`"),
             "{e}"
         );
         let e = bad("iterations = 100", "iterations = 0");
