@@ -203,13 +203,7 @@ fn build_plan(args: &Args, cancel: CancelToken) -> Result<MatchPlan, String> {
         OpeningSource::Empty
     };
     let openings = make_openings(&source, args.size, schedule::openings_needed(&schedule))?;
-    let default_time = match (&args.tc, &args.st) {
-        (Some(tc), _) => Some(TimeControl::parse_clock(tc).map_err(|e| format!("--tc: {e}"))?),
-        (None, Some(st)) => {
-            Some(TimeControl::parse_per_turn(st).map_err(|e| format!("--st: {e}"))?)
-        }
-        (None, None) => None,
-    };
+    let default_time = TimeControl::from_flags(args.tc.as_deref(), args.st.as_deref())?;
     if let Some(dir) = &args.engine_logs {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }

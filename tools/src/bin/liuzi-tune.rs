@@ -104,13 +104,7 @@ fn run(args: Args) -> Result<(), String> {
         .map(parse_engine_flag)
         .transpose()
         .map_err(|e| format!("--reference: {e}"))?;
-    let time = match (&args.tc, &args.st) {
-        (Some(tc), _) => Some(TimeControl::parse_clock(tc).map_err(|e| format!("--tc: {e}"))?),
-        (None, Some(st)) => {
-            Some(TimeControl::parse_per_turn(st).map_err(|e| format!("--st: {e}"))?)
-        }
-        (None, None) => None,
-    };
+    let time = TimeControl::from_flags(args.tc.as_deref(), args.st.as_deref())?;
     let (mut state, done) = StateFile::open(&args.state, &keys)?;
     let first = done.len() as u32;
     let mut theta = done

@@ -40,6 +40,20 @@ impl TimeControl {
         Ok(TimeControl::Clock { main, increment })
     }
 
+    /// The command line's `--tc MAIN[+INC]` or `--st SECONDS` (`--tc` wins), errors naming
+    /// the flag; `None` when neither is given.
+    pub fn from_flags(tc: Option<&str>, st: Option<&str>) -> Result<Option<TimeControl>, String> {
+        match (tc, st) {
+            (Some(tc), _) => TimeControl::parse_clock(tc)
+                .map(Some)
+                .map_err(|e| format!("--tc: {e}")),
+            (None, Some(st)) => TimeControl::parse_per_turn(st)
+                .map(Some)
+                .map_err(|e| format!("--st: {e}")),
+            (None, None) => Ok(None),
+        }
+    }
+
     /// Parses a per-turn limit in seconds, e.g. `5` or `0.5`.
     pub fn parse_per_turn(text: &str) -> Result<TimeControl, String> {
         let limit = parse_seconds(text)?;

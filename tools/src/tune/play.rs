@@ -2,7 +2,7 @@
 //! (a colour-swapped pair), or each against the reference with both colours on it (four games,
 //! paired by opening and colour).
 
-use super::state::IterationGame;
+use super::state::{IterationGame, Side};
 use crate::match_runner::engine_spec::EngineSpec;
 use crate::match_runner::game::{play_game, GameSetup};
 use crate::match_runner::launch::start_player;
@@ -19,38 +19,35 @@ pub struct IterationPlayers<'a> {
     pub context: &'a PlayerContext,
 }
 
-/// Which sides play which colours, by the names the state file records.
-pub fn schedule(with_reference: bool) -> Vec<(&'static str, &'static str)> {
+/// Which sides play Black and White, game by game.
+pub fn schedule(with_reference: bool) -> Vec<(Side, Side)> {
+    use Side::{Minus, Plus, Reference};
     if with_reference {
         vec![
-            ("plus", "reference"),
-            ("minus", "reference"),
-            ("reference", "plus"),
-            ("reference", "minus"),
+            (Plus, Reference),
+            (Minus, Reference),
+            (Reference, Plus),
+            (Reference, Minus),
         ]
     } else {
-        vec![("plus", "minus"), ("minus", "plus")]
+        vec![(Plus, Minus), (Minus, Plus)]
     }
 }
 
-/// The plus side's score minus the minus side's over `games` (a win 1, a draw ½).
+/// The plus side's score minus the minus side's over `games` (a win 1, a draw ½): between
+/// plus and minus a game moves it by +1, 0 or −1, wins minus losses.
 pub fn score_difference(games: &[IterationGame]) -> f64 {
     let mut diff = 0.0;
     for g in games {
-        for (side, colour) in [(&g.black, Color::Black), (&g.white, Color::White)] {
-            let score = match (g.result.as_str(), colour) {
-                ("D", _) => 0.5,
-                ("B", Color::Black) | ("W", Color::White) => 1.0,
-                _ => 0.0,
-            };
-            match side.as_str() {
-                "plus" => diff += score,
-                "minus" => diff -= score,
-                _ => {}
+        for (side, colour) in [(g.black, Color::Black), (g.white, Color::White)] {
+            let score = g.result.score_for(colour);
+            match side {
+                Side::Plus => diff += score,
+                Side::Minus => diff -= score,
+                Side::Reference => {}
             }
         }
     }
-    // A game between plus and minus moves it by +1, 0 (a draw) or -1: wins minus losses.
     diff
 }
 
@@ -70,10 +67,10 @@ pub fn play_iteration(
     players: &IterationPlayers,
     setup: &GameSetup,
 ) -> Result<Vec<IterationGame>, String> {
-    let spec_of = |side: &str| match side {
-        "plus" => Some(players.plus),
-        "minus" => Some(players.minus),
-        _ => players.reference,
+    let spec_of = |side| match side {
+        Side::Plus => Some(players.plus),
+        Side::Minus => Some(players.minus),
+        Side::Reference => players.reference,
     };
     let mut games = Vec::new();
     for (black, white) in schedule(players.reference.is_some()) {
@@ -95,20 +92,15 @@ pub fn play_iteration(
                 p.shut_down();
             }
         }
-        let result = match outcome.winner {
-            crate::match_runner::outcome::Winner::Black => "B",
-            crate::match_runner::outcome::Winner::White => "W",
-            crate::match_runner::outcome::Winner::Draw => "D",
-        };
         let reason = if outcome.detail.is_empty() {
             outcome.reason.as_str().to_string()
         } else {
             format!("{}: {}", outcome.reason.as_str(), outcome.detail)
         };
         games.push(IterationGame {
-            black: black.into(),
-            white: white.into(),
-            result: result.into(),
+            black,
+            white,
+            result: outcome.winner,
             reason,
             moves: format_moves(&outcome.stones, setup.size),
         });
@@ -119,12 +111,13 @@ pub fn play_iteration(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::match_runner::outcome::Winner;
 
-    fn game(black: &str, white: &str, result: &str) -> IterationGame {
+    fn game(black: Side, white: Side, result: Winner) -> IterationGame {
         IterationGame {
-            black: black.into(),
-            white: white.into(),
-            result: result.into(),
+            black,
+            white,
+            result,
             reason: "six".into(),
             moves: String::new(),
         }
@@ -146,28 +139,30 @@ mod tests {
 
     #[test]
     fn the_score_difference_counts_wins_minus_losses() {
+        use Side::{Minus, Plus, Reference};
+        use Winner::{Black, Draw, White};
         // Direct pair: plus wins both, draws both, splits.
         assert_eq!(
-            score_difference(&[game("plus", "minus", "B"), game("minus", "plus", "W")]),
+            score_difference(&[game(Plus, Minus, Black), game(Minus, Plus, White)]),
             2.0
         );
         assert_eq!(
-            score_difference(&[game("plus", "minus", "D"), game("minus", "plus", "D")]),
+            score_difference(&[game(Plus, Minus, Draw), game(Minus, Plus, Draw)]),
             0.0
         );
         assert_eq!(
-            score_difference(&[game("plus", "minus", "B"), game("minus", "plus", "B")]),
+            score_difference(&[game(Plus, Minus, Black), game(Minus, Plus, Black)]),
             0.0
         );
         // Against a reference: plus wins as Black, minus loses as Black, both lose as White.
         let games = [
-            game("plus", "reference", "B"),
-            game("minus", "reference", "W"),
-            game("reference", "plus", "B"),
-            game("reference", "minus", "B"),
+            game(Plus, Reference, Black),
+            game(Minus, Reference, White),
+            game(Reference, Plus, Black),
+            game(Reference, Minus, Black),
         ];
         assert_eq!(score_difference(&games), 1.0);
         assert_eq!(schedule(true).len(), 4);
-        assert_eq!(schedule(false), vec![("plus", "minus"), ("minus", "plus")]);
+        assert_eq!(schedule(false), vec![(Plus, Minus), (Minus, Plus)]);
     }
 }

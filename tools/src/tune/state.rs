@@ -1,18 +1,27 @@
 //! The state file: one JSON line per finished iteration, appended as it ends. Its last line
 //! holds the settings to resume from; the lines together are the run's record.
 
+use crate::match_runner::outcome::Winner;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// Who plays a game of an iteration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    Plus,
+    Minus,
+    Reference,
+}
+
 /// One game of an iteration.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct IterationGame {
-    /// `plus`, `minus` or `reference`.
-    pub black: String,
-    pub white: String,
-    /// `B`, `W` or `D`.
-    pub result: String,
+    pub black: Side,
+    pub white: Side,
+    /// `B`, `W` or `D`, as in a match's results.
+    pub result: Winner,
     /// How it ended (`six`, `full_board`, or the loser's fault).
     pub reason: String,
     pub moves: String,
@@ -116,9 +125,9 @@ mod tests {
             plus: vec![0.45],
             minus: vec![0.35],
             games: vec![IterationGame {
-                black: "plus".into(),
-                white: "minus".into(),
-                result: "B".into(),
+                black: Side::Plus,
+                white: Side::Minus,
+                result: Winner::Black,
                 reason: "six".into(),
                 moves: "k10 j9-j11".into(),
             }],
