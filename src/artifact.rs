@@ -36,6 +36,10 @@ const EMBEDDED: &[(&str, &[u8])] = &[
         "default.eval",
         include_bytes!("../engine-config/default.eval"),
     ),
+    (
+        "default.book",
+        include_bytes!("../engine-config/default.book"),
+    ),
 ];
 
 /// Largest artifact file read (the shipped ones are ~100 KB).

@@ -68,6 +68,10 @@ pub struct EngineSection {
     pub search: SearchKind,
     /// The learned evaluator (`liuzi-train-eval`); `"none"` = none. Resolved like `weights`.
     pub evaluator: PathBuf,
+    /// The opening book (`liuzi-book`); `"none"` = none. Resolved like `weights`.
+    pub book: PathBuf,
+    /// A book turn is played only when played in at least this many games of its position.
+    pub book_min_games: u32,
 }
 
 /// The engine's search: `"mcts"` or `"alphabeta"`.
@@ -257,7 +261,8 @@ impl EngineConfig {
                 .and_then(toml::Value::as_table)
                 .is_some_and(|t| t.contains_key(key))
         };
-        let (sets_weights, sets_evaluator) = (sets("weights"), sets("evaluator"));
+        let (sets_weights, sets_evaluator, sets_book) =
+            (sets("weights"), sets("evaluator"), sets("book"));
         let mut merged = builtin_table();
         merge_checked(&mut merged, user, "").map_err(error)?;
         let mut config: EngineConfig = toml::Value::Table(merged)
@@ -267,6 +272,7 @@ impl EngineConfig {
         let dir_of = |set: bool| if set { base_dir } else { defaults_dir };
         config.engine.weights = resolve(&config.engine.weights, dir_of(sets_weights));
         config.engine.evaluator = resolve(&config.engine.evaluator, dir_of(sets_evaluator));
+        config.engine.book = resolve(&config.engine.book, dir_of(sets_book));
         config.validate().map_err(error)?;
         Ok(config)
     }
@@ -317,6 +323,9 @@ impl EngineConfig {
             return Err(format!(
                 "engine.board_size = {size} is outside {MIN_SIZE}..={MAX_SIZE}"
             ));
+        }
+        if self.engine.book_min_games == 0 {
+            return Err("engine.book_min_games must be at least 1".to_string());
         }
         if self.engine.name.trim().is_empty() || self.engine.name.contains(char::is_whitespace) {
             return Err("engine.name must be one word (protocols send it as a token)".to_string());

@@ -8,6 +8,7 @@
 
 pub mod artifact;
 pub mod bench;
+pub mod book;
 pub mod cli;
 pub mod config;
 pub mod engine;

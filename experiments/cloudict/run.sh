@@ -14,6 +14,10 @@
 #   CONCURRENCY games at a time (default 1; each game keeps about one core busy)
 #   TURN        Liuzi's seconds a turn instead of the match's (then also set TAG), e.g. TURN=4
 #               against depth 4 to see what more time alone is worth
+#   OPENINGS    "random" (default: random 3-stone openings near the centre, seeded by SEED),
+#               "empty" (every game from the empty board: the engines' own first turns), or a
+#               record file whose first OPENING_TURNS turns (default 2: B, WW) open the games,
+#               shuffled by SEED (then also set TAG)
 #
 # Results: experiments/cloudict/<match>.jsonl (one game a line; rerun the same command to resume)
 # and <match>.txt (the report). Engine logs: target/cloudict-runs/<match>.logs/.
@@ -60,12 +64,18 @@ if command -v setpriv >/dev/null && setpriv --pdeathsig KILL true 2>/dev/null; t
   guard="setpriv --pdeathsig KILL "
 fi
 
+case "${OPENINGS:-random}" in
+  random) openings=(--random-openings --opening-turns 2 --seed "${SEED:-1}") ;;
+  empty) openings=() ;;
+  *) openings=(--openings "$OPENINGS" --opening-turns "${OPENING_TURNS:-2}" --shuffle-openings --seed "${SEED:-1}") ;;
+esac
+
 results="$here/$name.jsonl"
 source "$here/../players.sh"
 resume_flag "$results"
 "$bin/liuzi-match" \
   --engine "name=liuzi st=$turn cmd='$bin/liuzi --config $config gtp --threads 1 -v ${LIUZI_ARGS:-}'" \
   --engine "name=cloudict-d$depth proto=cloudict dir=$cloudict cmd='$guard$cloudict/gameEngine' init='depth $depth'" \
-  --games "$games" --random-openings --opening-turns 2 --seed "${SEED:-1}" --concurrency "${CONCURRENCY:-1}" \
+  --games "$games" "${openings[@]}" --concurrency "${CONCURRENCY:-1}" \
   --results "$results" --engine-logs "$work/$name.logs" --event "$name" \
   "${resume[@]}" "$@" | tee "$here/$name.txt"

@@ -2,7 +2,7 @@
 
 use super::{Cli, Command};
 use crate::config::EngineConfig;
-use crate::engine::{build_generator, Engine, TimePolicy};
+use crate::engine::{build_generator, load_book, Engine, TimePolicy};
 use crate::protocol::c6::{self, C6};
 use crate::protocol::gtp::{self, Gtp};
 use crate::protocol::input::Input;
@@ -99,6 +99,7 @@ fn on_termination(input: &Input) {
 fn build_engine(config: &EngineConfig) -> Result<Engine, String> {
     let generator = build_generator(config).map_err(|e| format!("configuration: {e}"))?;
     let mut engine = Engine::new(config.engine.board_size, generator).map_err(|e| e.to_string())?;
+    engine.set_book(load_book(config).map_err(|e| format!("configuration: {e}"))?);
     engine.clock_mut().default_stone_time = Some(config.stone_time());
     engine.clock_mut().policy = TimePolicy::from_config(config);
     Ok(engine)

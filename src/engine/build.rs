@@ -3,8 +3,10 @@
 //! naming it; `"none"` asks for the built-in fallback on purpose.
 
 use super::alphabeta_generator::AlphaBetaGenerator;
+use super::book::BookPlayer;
 use super::mcts_generator::MctsGenerator;
 use super::MoveGenerator;
+use crate::book::OpeningBook;
 use crate::config::{EngineConfig, SearchKind};
 use crate::eval::Evaluator;
 use crate::policy::Gammas;
@@ -17,6 +19,32 @@ pub const NO_WEIGHTS: &str = "none";
 
 /// `engine.evaluator = "none"` (or empty): no learned evaluator.
 pub const NO_EVALUATOR: &str = "none";
+
+/// `engine.book = "none"` (or empty): no opening book.
+pub const NO_BOOK: &str = "none";
+
+/// The opening book `engine.book` names, ready to play (seeded by `engine.seed`); `None` for
+/// `"none"`. (On a board of another size than the book's it has nothing to say.) A file that
+/// is missing or cannot be used is an error naming it.
+pub fn load_book(config: &EngineConfig) -> Result<Option<BookPlayer>, String> {
+    let path = &config.engine.book;
+    if path.as_os_str().is_empty() || path.as_os_str() == NO_BOOK {
+        tracing::info!("no opening book (engine.book = \"none\")");
+        return Ok(None);
+    }
+    let book = OpeningBook::load(path).map_err(|e| e.to_string())?;
+    tracing::info!(
+        book = %path.display(),
+        positions = book.position_count(),
+        turns = book.move_count(),
+        "opening book loaded"
+    );
+    Ok(Some(BookPlayer::new(
+        Arc::new(book),
+        config.engine.book_min_games,
+        config.engine.seed,
+    )))
+}
 
 /// The move generator `engine.search` asks for. The settings are checked again here, since
 /// command-line options may have changed them after the file was read; an error names the key.
@@ -209,5 +237,25 @@ mod tests {
         c.alphabeta.width = 0;
         let err = build_generator(&c).err().unwrap();
         assert!(err.contains("alphabeta.width"), "{err}");
+    }
+
+    #[test]
+    fn the_book_loads_or_names_its_file_and_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut c = EngineConfig::builtin();
+        assert!(load_book(&c).unwrap().is_some(), "the shipped book");
+        c.engine.book = NO_BOOK.into();
+        assert!(load_book(&c).unwrap().is_none());
+        c.engine.book = dir.path().join("absent.book");
+        let err = load_book(&c).err().unwrap();
+        assert!(err.contains("absent.book") && err.contains("missing"), "{err}");
+        let bad = dir.path().join("bad.book");
+        std::fs::write(&bad, "liuzi-book 1\nspec liuzi-book:v1\n").unwrap();
+        c.engine.book = bad;
+        let err = load_book(&c).err().unwrap();
+        assert!(err.contains("bad.book"), "{err}");
+        c.engine.book_min_games = 0;
+        let err = c.validate().unwrap_err();
+        assert!(err.contains("engine.book_min_games"), "{err}");
     }
 }

@@ -5,13 +5,15 @@
 
 mod alphabeta_generator;
 mod analysis;
+mod book;
 mod build;
 mod clock;
 mod mcts_generator;
 
 pub use alphabeta_generator::AlphaBetaGenerator;
 pub use analysis::{Analysis, ChildAnalysis};
-pub use build::{build_generator, load_evaluator, NO_EVALUATOR, NO_WEIGHTS};
+pub use book::BookPlayer;
+pub use build::{build_generator, load_book, load_evaluator, NO_BOOK, NO_EVALUATOR, NO_WEIGHTS};
 pub use clock::{Clock, TimeLeft, TimePolicy, TimeSettings};
 pub use mcts_generator::MctsGenerator;
 
@@ -118,6 +120,8 @@ pub struct Engine {
     /// change of the position other than the searched stone itself.
     analysis: Option<Analysis>,
     observer: Option<Arc<dyn ThinkObserver>>,
+    /// The opening book, consulted before the search (`engine.book`).
+    book: Option<BookPlayer>,
 }
 
 impl Drop for Engine {
@@ -139,6 +143,7 @@ impl Engine {
             generator,
             analysis: None,
             observer: None,
+            book: None,
         })
     }
 
@@ -159,6 +164,11 @@ impl Engine {
         self.observer = observer;
     }
 
+    /// The opening book every following `genmove` plays from while the position is in it.
+    pub fn set_book(&mut self, book: Option<BookPlayer>) {
+        self.book = book;
+    }
+
     /// A new game on an empty board of `size`. On error nothing changes.
     pub fn new_game(&mut self, size: usize) -> Result<(), EngineError> {
         let board = Board::new(size).ok_or(EngineError::UnsupportedSize(size))?;
@@ -167,6 +177,7 @@ impl Engine {
         self.analysis = None;
         self.clock.turn_first = None;
         self.generator.new_game(&self.board);
+        self.reset_book();
         Ok(())
     }
 
@@ -183,6 +194,7 @@ impl Engine {
         self.analysis = None;
         self.clock.turn_first = None;
         self.generator.new_game(&self.board);
+        self.reset_book();
         Ok(p)
     }
 
@@ -204,6 +216,13 @@ impl Engine {
         self.analysis = None;
         self.clock.turn_first = None;
         self.generator.new_game(&self.board);
+        self.reset_book();
+    }
+
+    fn reset_book(&mut self) {
+        if let Some(book) = &mut self.book {
+            book.reset();
+        }
     }
 
     /// Thinks on the opponent's time until the observer says stop (see
@@ -241,9 +260,13 @@ impl Engine {
         let searched_at = self.board.stone_count();
         // Black's opening stone goes to the centre, as every Connect6 program plays it: on an
         // empty board the patterns see only edge distances and would break ties by index.
+        let book_stone = self.book.as_mut().and_then(|b| b.stone(&self.board));
         let p = if self.board.stone_count() == 0 {
             let centre = (self.board.size() / 2) as u8;
             Point::new(centre, centre)
+        } else if let Some(p) = book_stone {
+            tracing::info!(stone = %crate::notation::format_gtp(p), "from the opening book");
+            p
         } else {
             self.generator.generate(&self.board, budget)
         };
