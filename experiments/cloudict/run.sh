@@ -44,7 +44,7 @@ mkdir -p "$bin"
 target_dir="$(cd "$root" && cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')"
 cp "$target_dir/release/liuzi" "$target_dir/release/liuzi-match" "$bin/"
 # The config too (with the files it names), so that editing it during a run changes nothing.
-cp "$root"/engine-config/default.{toml,weights,eval} "$bin/"
+cp "$root"/engine-config/default.{toml,weights,eval,book} "$bin/"
 config="$bin/default.toml"
 if [ -n "${VARIANT:-}" ]; then
   config="$bin/$name.toml"

@@ -19,13 +19,13 @@ source "$here/../players.sh"
 # the frozen weights and evaluator by option; before 2026-11-25 it read the repository's).
 if freeze_players "$root" "$work"; then
   cp "$root/engine-config/default.toml" "$work/default.toml"
-  cp "$root/engine-config/default.weights" "$root/engine-config/default.eval" "$work/"
+  cp "$root/engine-config/default.weights" "$root/engine-config/default.eval" "$root/engine-config/default.book" "$work/"
 fi
 results="$here/$name.jsonl"
 resume_flag "$results"
 "$work/bin/liuzi-match" \
   --engine "name=default st=1 cmd='$work/bin/liuzi --config $work/default.toml gtp --threads 1 -v'" \
-  --engine "name=$variant st=1 cmd='$work/bin/liuzi --config $here/$variant.toml --weights $work/default.weights --evaluator $work/default.eval gtp --threads 1 -v'" \
+  --engine "name=$variant st=1 cmd='$work/bin/liuzi --config $here/$variant.toml --weights $work/default.weights --evaluator $work/default.eval --book $work/default.book gtp --threads 1 -v'" \
   --games "$games" --random-openings --opening-turns 2 --seed "$seed" --concurrency "$concurrency" \
   --results "$results" --engine-logs "$work/logs" --event "$name" \
   "${resume[@]}" | tee "$here/$name.txt"

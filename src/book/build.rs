@@ -43,7 +43,11 @@ pub fn build<'a>(
         let winner = record.result.winner();
         let (mut black, mut white) = (Vec::new(), Vec::new());
         for (t, stones) in turns.iter().enumerate() {
-            let mover = if t % 2 == 0 { Color::Black } else { Color::White };
+            let mover = if t % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
             if let [a, b] = stones[..] {
                 if t > 0 {
                     let (key, syms) = canonical(&black, &white, options.size);

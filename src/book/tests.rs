@@ -106,8 +106,14 @@ fn a_position_is_found_in_every_orientation_and_answered_in_it() {
 #[test]
 fn no_book_turn_mid_turn_off_book_or_on_another_size() {
     let book = sample_book(1);
-    assert!(book.moves(&board_of(&["j10", "i10"])).is_empty(), "half a turn");
-    assert!(book.moves(&board_of(&["j10", "a1", "a2"])).is_empty(), "off the book");
+    assert!(
+        book.moves(&board_of(&["j10", "i10"])).is_empty(),
+        "half a turn"
+    );
+    assert!(
+        book.moves(&board_of(&["j10", "a1", "a2"])).is_empty(),
+        "off the book"
+    );
     assert!(book.moves(&Board::new(15).unwrap()).is_empty());
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
     assert_eq!(book.choose(&board_of(&["j10", "i10"]), 1, &mut rng), None);

@@ -29,7 +29,9 @@ PROTOCOLS (stdin/stdout; stdout carries the protocol only, logs go to stderr)
 SEARCH
   `--search mcts` (the default) plays by Monte-Carlo tree search with Bradley-Terry priors and
   playouts; `--search alphabeta` by iterative-deepening alpha-beta whose leaves are scored by the
-  learned evaluator (engine-config/default.eval). Both use the same threat rules and clock.
+  learned evaluator (engine-config/default.eval). Both use the same threat rules and clock, and
+  both open from the opening book (engine-config/default.book, expert games' first turns) while
+  the position is in it; `--book none` searches from the first turn.
 
 CONFIGURATION
   Settings come from engine-config/default.toml (looked up in the working directory and above the
@@ -77,6 +79,10 @@ pub struct Cli {
     /// Learned evaluator file (overrides engine.evaluator)
     #[arg(long, global = true, value_name = "FILE")]
     pub evaluator: Option<PathBuf>,
+
+    /// Opening book file, or `none` to search from the first turn (overrides engine.book)
+    #[arg(long, global = true, value_name = "FILE")]
+    pub book: Option<PathBuf>,
 
     /// MCTS: stop playouts after N stones and score them by the evaluator; 0 = full playouts
     /// (overrides search.playout_cutoff)
@@ -150,6 +156,9 @@ impl Cli {
         }
         if let Some(evaluator) = &self.evaluator {
             config.engine.evaluator = evaluator.clone();
+        }
+        if let Some(book) = &self.book {
+            config.engine.book = book.clone();
         }
         if let Some(cutoff) = self.playout_cutoff {
             config.search.playout_cutoff = cutoff;

@@ -79,7 +79,10 @@ mod tests {
     }
 
     fn game(moves: &str) -> Board {
-        parse_line(&format!("?\t{moves}")).unwrap().replay().unwrap()
+        parse_line(&format!("?\t{moves}"))
+            .unwrap()
+            .replay()
+            .unwrap()
     }
 
     /// The position's canonical form, the same for all its orientations.
@@ -122,7 +125,11 @@ mod tests {
         // The controller places White's first stone itself: the book answers whole turns only.
         engine.play(Color::White, gtp("A1")).unwrap();
         let p = engine.genmove(Color::White).unwrap();
-        assert_eq!(p.distance(gtp("A1")), 1, "the generator's stone, not the book's");
+        assert_eq!(
+            p.distance(gtp("A1")),
+            1,
+            "the generator's stone, not the book's"
+        );
         // A turn the book began, then taken back and replayed otherwise, is not finished
         // from the book either.
         let mut engine = Engine::new(19, Box::new(NearestPointGenerator)).unwrap();
@@ -130,10 +137,17 @@ mod tests {
         engine.play(Color::Black, gtp("K10")).unwrap();
         let first = engine.genmove(Color::White).unwrap();
         engine.undo().unwrap();
-        let other = if first == gtp("K11") { gtp("L10") } else { gtp("K11") };
+        let other = if first == gtp("K11") {
+            gtp("L10")
+        } else {
+            gtp("K11")
+        };
         engine.play(Color::White, other).unwrap();
         let p = engine.genmove(Color::White).unwrap();
-        assert_ne!(p, first, "the book's pending stone was dropped with the undo");
+        assert_ne!(
+            p, first,
+            "the book's pending stone was dropped with the undo"
+        );
         // Thresholds above the games played leave everything to the search.
         let mut strict = player(5);
         strict.min_games = 4;

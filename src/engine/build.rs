@@ -248,7 +248,10 @@ mod tests {
         assert!(load_book(&c).unwrap().is_none());
         c.engine.book = dir.path().join("absent.book");
         let err = load_book(&c).err().unwrap();
-        assert!(err.contains("absent.book") && err.contains("missing"), "{err}");
+        assert!(
+            err.contains("absent.book") && err.contains("missing"),
+            "{err}"
+        );
         let bad = dir.path().join("bad.book");
         std::fs::write(&bad, "liuzi-book 1\nspec liuzi-book:v1\n").unwrap();
         c.engine.book = bad;
