@@ -1,5 +1,5 @@
 //! A checkout must give the files the build and the engine read byte for byte, whatever the
-//! user's git settings: a CRLF checkout (Windows, `core.autocrlf = true`) once corrupted both
+//! user's git settings: a CRLF checkout (Windows, `core.autocrlf = true`) once corrupted the
 //! shipped artifacts (`checksum mismatch` at start-up). `.gitattributes` marks them binary.
 //!
 //! Runs where the repository is a git checkout with git at hand; says so and passes otherwise.
@@ -31,6 +31,7 @@ fn a_crlf_checkout_keeps_the_shipped_artifacts_byte_for_byte() {
     for path in [
         "engine-config/default.weights",
         "engine-config/default.eval",
+        "engine-config/default.book",
     ] {
         let Some(checked_out) = crlf_checkout(repo, path) else {
             eprintln!("skipped: no git checkout with {path} committed");
@@ -46,4 +47,6 @@ fn a_crlf_checkout_keeps_the_shipped_artifacts_byte_for_byte() {
     liuzi::policy::Gammas::parse(&weights).expect("the CRLF checkout's weights load");
     let eval = crlf_checkout(repo, "engine-config/default.eval").unwrap();
     liuzi::eval::Evaluator::parse(&eval).expect("the CRLF checkout's evaluator loads");
+    let book = crlf_checkout(repo, "engine-config/default.book").unwrap();
+    liuzi::book::OpeningBook::parse(&book).expect("the CRLF checkout's book loads");
 }

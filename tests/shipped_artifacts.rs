@@ -30,3 +30,19 @@ fn shipped_evaluator_rewrites_to_the_same_bytes() {
     let evaluator = Evaluator::load(&path).unwrap_or_else(|e| panic!("{e}"));
     assert!(evaluator.to_text().as_bytes() == bytes.as_slice());
 }
+
+#[test]
+fn shipped_book_rewrites_to_the_same_bytes_and_answers_the_centre_nearby() {
+    let (path, bytes) = shipped("default.book");
+    let book = liuzi::book::OpeningBook::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    assert!(book.to_text().as_bytes() == bytes.as_slice());
+    // White's reply to the centre: every book pair within two lines of it (experts: 98%).
+    let mut board = liuzi::rules::Board::new(19).unwrap();
+    let centre = liuzi::rules::Point::new(9, 9);
+    board.play(centre).unwrap();
+    let moves = book.moves(&board);
+    assert!(moves.len() >= 5, "{moves:?}");
+    for m in moves {
+        assert!(m.pair.iter().all(|p| p.distance(centre) <= 2), "{m:?}");
+    }
+}

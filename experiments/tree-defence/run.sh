@@ -4,6 +4,8 @@
 # Usage: experiments/tree-defence/run.sh VARIANT [GAMES] [SEED] [CONCURRENCY]
 #   VARIANT: an override file VARIANT.toml in this folder (the default engine plus its keys).
 #   TAG (env): a suffix for a rerun of the same variant against a newer default.
+#   OPENINGS (env): a record file whose first two turns (B, WW) open the games, shuffled by
+#     SEED, instead of the random 3-stone openings (then also set TAG).
 # Results: experiments/tree-defence/default-vs-VARIANT.{jsonl,txt}; engine logs (for
 # experiments/tuning/strength/budget.py): target/tree-defence-run/default-vs-VARIANT.logs/.
 set -euo pipefail
@@ -21,11 +23,20 @@ if freeze_players "$root" "$work"; then
   cp "$root/engine-config/default.toml" "$work/default.toml"
   cp "$root/engine-config/default.weights" "$root/engine-config/default.eval" "$root/engine-config/default.book" "$work/"
 fi
+# The frozen book unless the variant names its own (e.g. `book = "none"`): an option would
+# override the variant's file.
+book=(--book "$work/default.book")
+grep -q '^book *=' "$here/$variant.toml" && book=()
+if [ -n "${OPENINGS:-}" ]; then
+  openings=(--openings "$OPENINGS" --opening-turns 2 --shuffle-openings --seed "$seed")
+else
+  openings=(--random-openings --opening-turns 2 --seed "$seed")
+fi
 results="$here/$name.jsonl"
 resume_flag "$results"
 "$work/bin/liuzi-match" \
   --engine "name=default st=1 cmd='$work/bin/liuzi --config $work/default.toml gtp --threads 1 -v'" \
-  --engine "name=$variant st=1 cmd='$work/bin/liuzi --config $here/$variant.toml --weights $work/default.weights --evaluator $work/default.eval --book $work/default.book gtp --threads 1 -v'" \
-  --games "$games" --random-openings --opening-turns 2 --seed "$seed" --concurrency "$concurrency" \
+  --engine "name=$variant st=1 cmd='$work/bin/liuzi --config $here/$variant.toml --weights $work/default.weights --evaluator $work/default.eval ${book[*]} gtp --threads 1 -v'" \
+  --games "$games" "${openings[@]}" --concurrency "$concurrency" \
   --results "$results" --engine-logs "$work/logs" --event "$name" \
   "${resume[@]}" | tee "$here/$name.txt"
