@@ -159,11 +159,12 @@ fn sigterm_stops_the_search_answers_the_stone_and_exits() {
 
 /// GoGui with auto-run and the analyze commands open: Black's forced first stone (no search),
 /// then the analyze commands after every stone. Every reply is a success, and after `undo`
-/// nothing describes a position that is gone.
+/// nothing describes a position that is gone. (Without the opening book, so that White's
+/// stones are searched.)
 #[test]
 fn gogui_auto_run_analyze_sequence_gets_only_successes_and_no_stale_data() {
     let config = repo_path("tests/data/fast.toml").display().to_string();
-    let mut e = EngineProcess::start(LIUZI, &["--config", &config]);
+    let mut e = EngineProcess::start(LIUZI, &["--config", &config, "--book", "none"]);
     let analyze = ["liuzi-visits", "liuzi-winrates", "liuzi-policy"];
     let mut replies = Vec::new();
     let mut run = |e: &mut EngineProcess, line: &str| {
@@ -337,6 +338,25 @@ fn liuzi_c6_without_arguments_plays_a_whole_cloudict_game() {
     assert_eq!(e.exit_within(Duration::from_secs(5)), Some(true));
 }
 
+/// Stones from the opening book skip the search like forced ones: GoGui's auto-run analyze
+/// after them gets successes that say so.
+#[test]
+fn gogui_analyze_after_book_stones_gets_successes() {
+    let config = repo_path("tests/data/fast.toml").display().to_string();
+    let mut e = EngineProcess::start(LIUZI, &["--config", &config]);
+    assert_eq!(ask(&mut e, "genmove b"), "= K10");
+    for _ in 0..2 {
+        let stone = ask(&mut e, "genmove w");
+        assert!(stone.starts_with("= "), "{stone}");
+        for command in ["liuzi-visits", "liuzi-winrates"] {
+            let reply = ask(&mut e, command);
+            assert!(reply.starts_with("= TEXT no search"), "{command}: {reply}");
+        }
+        assert!(ask(&mut e, "liuzi-policy").starts_with("= INFLUENCE "));
+    }
+    assert_eq!(ask(&mut e, "quit"), "=");
+}
+
 /// GoGui's live graphics: `gogui-gfx:` blocks on stderr while a search runs, once the
 /// controller has shown it is GoGui; none for other controllers.
 #[test]
@@ -351,7 +371,7 @@ fn live_graphics_on_stderr_for_gogui_only() {
         let log = dir.path().join(format!("stderr-{gogui}.txt"));
         let mut e = EngineProcess::start_in(
             LIUZI,
-            &["--config", &config],
+            &["--config", &config, "--book", "none"],
             None,
             Stderr::File(log.clone()),
         );
@@ -397,7 +417,8 @@ fn c6_progress_lines_for_cloudict_hosts_only() {
         assert_eq!(e.exit_within(Duration::from_secs(5)), Some(true));
         lines
     };
-    let cloudict = lines_before_move(&["--threads", "1", "c6"]);
+    // Without the opening book, which would answer the centre at once.
+    let cloudict = lines_before_move(&["--threads", "1", "--book", "none", "c6"]);
     let progress: Vec<&String> = cloudict
         .iter()
         .filter(|l| l.starts_with("Searching "))

@@ -261,17 +261,23 @@ impl Engine {
         // Black's opening stone goes to the centre, as every Connect6 program plays it: on an
         // empty board the patterns see only edge distances and would break ties by index.
         let book_stone = self.book.as_mut().and_then(|b| b.stone(&self.board));
-        let p = if self.board.stone_count() == 0 {
+        let (p, searched) = if self.board.stone_count() == 0 {
             let centre = (self.board.size() / 2) as u8;
-            Point::new(centre, centre)
+            (Point::new(centre, centre), false)
         } else if let Some(p) = book_stone {
             tracing::info!(stone = %crate::notation::format_gtp(p), "from the opening book");
-            p
+            (p, false)
         } else {
-            self.generator.generate(&self.board, budget)
+            (self.generator.generate(&self.board, budget), true)
         };
         self.board.play(p)?;
-        self.analysis = self.searched_analysis(searched_at);
+        // A stone the search did not choose has no statistics: the generator's last ones are
+        // of another position (perhaps of the same stone count, before an undo).
+        self.analysis = if searched {
+            self.searched_analysis(searched_at)
+        } else {
+            None
+        };
         let elapsed = start.elapsed();
         self.clock.record_stone(color, elapsed);
         self.clock.record_turn_stone(&self.board, elapsed);

@@ -87,7 +87,7 @@ pub fn win_rates(engine: &Engine, out: &mut String) {
 fn last_search<'a>(engine: &'a Engine, out: &mut String) -> Option<&'a Analysis> {
     let analysis = engine.analysis();
     if analysis.is_none() {
-        out.push_str("TEXT no search of this position (forced stones skip the search)");
+        out.push_str("TEXT no search of this position (forced stones and opening-book stones skip the search)");
     }
     analysis
 }
