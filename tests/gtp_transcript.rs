@@ -294,12 +294,23 @@ fn eof_without_quit_exits_cleanly() {
     assert_eq!(empty.stdout, "");
 }
 
-/// GoGui analyze commands: listed, empty before any search, then drawn from the last search.
+/// GoGui analyze commands: listed, empty before any search, then drawn from the last search
+/// (without the opening book, which would answer K10 without one).
 #[test]
 fn analyze_commands_draw_policy_visits_and_win_rates() {
     let input = b"gogui-analyze_commands\nliuzi-visits\nplay b K10\nliuzi-policy\ngenmove w\nliuzi-visits\nliuzi-winrates\n";
     let run = run_liuzi(
-        &["gtp", "--threads", "1", "--seed", "3", "--playouts", "300"],
+        &[
+            "gtp",
+            "--threads",
+            "1",
+            "--seed",
+            "3",
+            "--playouts",
+            "300",
+            "--book",
+            "none",
+        ],
         input,
     );
     assert!(run.success, "{}", run.stderr);
