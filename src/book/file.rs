@@ -114,6 +114,12 @@ impl OpeningBook {
                 return Err(ErrorKind::Corrupt(format!("more than {MAX_MOVES} moves")));
             }
             let (position, mv) = entry;
+            let known = book.positions.get(&position);
+            if known.is_some_and(|moves| moves.iter().any(|m| m.pair == mv.pair)) {
+                return Err(ErrorKind::Corrupt(format!(
+                    "line {n}: the same turn of the same position again"
+                )));
+            }
             book.insert(position, mv);
         }
         Ok(book)

@@ -184,6 +184,9 @@ fn the_file_round_trips_and_bad_files_name_the_problem() {
     assert!(m.contains("win count"), "{m}");
     let m = corrupt(&|p| format!("{p}move j10 - s19-s18 3 1\n"));
     assert!(m.contains("canonical"), "{m}");
+    let first_move = payload_line(&text);
+    let m = corrupt(&|p| format!("{p}{first_move}\n"));
+    assert!(m.contains("again"), "{m}");
     let m = corrupt(&|p| format!("{p}move j10 i10 k10-k11 3 1\n"));
     assert!(m.contains("start of a turn"), "{m}");
     // A flipped byte fails the checksum.
@@ -192,6 +195,14 @@ fn the_file_round_trips_and_bad_files_name_the_problem() {
         OpeningBook::parse(flipped.as_bytes()),
         Err(ErrorKind::Corrupt(_))
     ));
+}
+
+/// The file's first `move` line.
+fn payload_line(text: &str) -> String {
+    text.lines()
+        .find(|l| l.starts_with("move "))
+        .unwrap()
+        .to_string()
 }
 
 #[test]

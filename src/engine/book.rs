@@ -64,7 +64,7 @@ mod tests {
     use crate::records::games::parse_line;
     use crate::rules::Color;
 
-    /// White answers the centre with K11-L10 (GTP letters) in every game; Black then K9-J9.
+    /// White answers the centre with K11-L10 (GTP letters) in every game; Black then K9-H9.
     fn player(seed: u64) -> BookPlayer {
         let records: Vec<_> = (0..3)
             .map(|_| parse_line("B\tj10 j11-k10 j9-h9").unwrap())
