@@ -72,6 +72,9 @@ pub struct EngineSection {
     pub book: PathBuf,
     /// A book turn is played only when played in at least this many games of its position.
     pub book_min_games: u32,
+    /// A position up to this many lines off a book position (along each axis) plays its turns
+    /// shifted, when no stone is near an edge; 0 = exact positions only.
+    pub book_shift: u32,
 }
 
 /// The engine's search: `"mcts"` or `"alphabeta"`.

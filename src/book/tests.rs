@@ -116,7 +116,55 @@ fn no_book_turn_mid_turn_off_book_or_on_another_size() {
     );
     assert!(book.moves(&Board::new(15).unwrap()).is_empty());
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
-    assert_eq!(book.choose(&board_of(&["j10", "i10"]), 1, &mut rng), None);
+    assert_eq!(
+        book.choose(&board_of(&["j10", "i10"]), 1, 0, &mut rng),
+        None
+    );
+}
+
+#[test]
+fn a_position_off_the_centre_plays_the_book_shifted_unless_near_an_edge() {
+    let book = sample_book(1);
+    let shift = |p: Point, dc: i32, dr: i32| {
+        Point::new((p.col as i32 + dc) as u8, (p.row as i32 + dr) as u8)
+    };
+    // The centre stone two lines up and right: exact lookup misses, a shift of 2 finds it.
+    assert!(book.moves(&board_of(&["l12"])).is_empty());
+    assert!(
+        book.moves_shifted(&board_of(&["l12"]), 1).is_empty(),
+        "too far"
+    );
+    let moves = book.moves_shifted(&board_of(&["l12"]), 2);
+    let at_centre = book.moves(&board_of(&["j10"]));
+    assert_eq!(moves.len(), at_centre.len());
+    for (m, c) in moves.iter().zip(&at_centre) {
+        assert_eq!(
+            m.pair,
+            c.pair.map(|p| shift(p, 2, 2)),
+            "moved with the stone"
+        );
+        assert_eq!((m.games, m.wins), (c.games, c.wins));
+    }
+    // Black's reply to a whole turn, played a line off: the same turn, a line off.
+    let played = ["j10", "i10", "j11"].map(|s| shift(pt(s), 1, -1));
+    let mut board = Board::new(19).unwrap();
+    for p in played {
+        board.play(p).unwrap();
+    }
+    let moves = book.moves_shifted(&board, 3);
+    let exact = book.moves(&board_of(&["j10", "i10", "j11"]));
+    assert_eq!(moves.len(), 1);
+    assert_eq!(moves[0].pair, exact[0].pair.map(|p| shift(p, 1, -1)));
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
+    assert_eq!(book.choose(&board, 1, 0, &mut rng), None);
+    assert_eq!(book.choose(&board, 1, 3, &mut rng), Some(moves[0].pair));
+    // A stone within five lines of an edge keeps the exact lookup only: f10 (five lines in)
+    // matches the centre four columns away (the near turn only: the far pair would land off
+    // the board), e10 (four in) does not.
+    let moves = book.moves_shifted(&board_of(&["f10"]), 4);
+    assert_eq!(moves.len(), 1);
+    assert!(moves[0].pair.iter().all(|&p| p.distance(pt("f10")) == 1));
+    assert!(book.moves_shifted(&board_of(&["e10"]), 9).is_empty());
 }
 
 #[test]
@@ -126,7 +174,7 @@ fn choices_follow_the_games_and_a_seed_repeats_them() {
     let draw = |seed| {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         (0..600)
-            .map(|_| book.choose(&board, 1, &mut rng).unwrap())
+            .map(|_| book.choose(&board, 1, 0, &mut rng).unwrap())
             .collect::<Vec<_>>()
     };
     let picks = draw(7);
@@ -140,10 +188,10 @@ fn choices_follow_the_games_and_a_seed_repeats_them() {
     // With the threshold above the far pair's games, only the near one is drawn.
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
     for _ in 0..50 {
-        let pair = book.choose(&board, 3, &mut rng).unwrap();
+        let pair = book.choose(&board, 3, 0, &mut rng).unwrap();
         assert!(pair.iter().all(|p| p.distance(pt("j10")) == 1));
     }
-    assert_eq!(book.choose(&board, 5, &mut rng), None);
+    assert_eq!(book.choose(&board, 5, 0, &mut rng), None);
 }
 
 #[test]

@@ -11,6 +11,8 @@ use std::sync::Arc;
 pub struct BookPlayer {
     book: Arc<OpeningBook>,
     min_games: u32,
+    /// How far off the book's positions a position may lie and still match (`engine.book_shift`).
+    max_shift: u32,
     rng: Xoshiro256PlusPlus,
     /// The second stone of the turn begun from the book, with the stone count and the first
     /// stone it follows (anything else on the board since means the turn went another way).
@@ -19,11 +21,12 @@ pub struct BookPlayer {
 
 impl BookPlayer {
     /// `seed` 0 draws a new seed; any other makes the choices repeat (`engine.seed`).
-    pub fn new(book: Arc<OpeningBook>, min_games: u32, seed: u64) -> BookPlayer {
+    pub fn new(book: Arc<OpeningBook>, min_games: u32, max_shift: u32, seed: u64) -> BookPlayer {
         let seed = if seed == 0 { rand::random() } else { seed };
         BookPlayer {
             book,
             min_games,
+            max_shift,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             second: None,
         }
@@ -35,7 +38,9 @@ impl BookPlayer {
         match board.stage() {
             Stage::First => {
                 self.second = None;
-                let [first, second] = self.book.choose(board, self.min_games, &mut self.rng)?;
+                let [first, second] =
+                    self.book
+                        .choose(board, self.min_games, self.max_shift, &mut self.rng)?;
                 self.second = Some((board.stone_count() + 1, first, second));
                 Some(first)
             }
@@ -75,7 +80,7 @@ mod tests {
             min_games: 1,
         };
         let (book, _) = build(&records, options, "test");
-        BookPlayer::new(Arc::new(book), 2, seed)
+        BookPlayer::new(Arc::new(book), 2, 3, seed)
     }
 
     fn game(moves: &str) -> Board {

@@ -42,6 +42,7 @@ pub fn load_book(config: &EngineConfig) -> Result<Option<BookPlayer>, String> {
     Ok(Some(BookPlayer::new(
         Arc::new(book),
         config.engine.book_min_games,
+        config.engine.book_shift,
         config.engine.seed,
     )))
 }
