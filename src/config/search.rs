@@ -29,6 +29,11 @@ pub enum OpeningNear {
     /// The side to move's own stones (this turn's first stone included); a side with none yet,
     /// or none near a candidate, falls back to any stone.
     Own,
+    /// Black's choices near Black's own stones, White's near any stone: the side with the
+    /// initiative builds on its shape, the other answers it (`own` for White kept it from
+    /// answering: against Cloudict, Black's score rose and White's fell).
+    #[serde(rename = "black-own")]
+    BlackOwn,
 }
 
 /// How a playout draws a stone once the hard rules (complete a six, block a six) are silent.

@@ -13,7 +13,7 @@ use super::node::{Children, Edge};
 use super::tree::Tree;
 use crate::config::{OpeningNear, PairOrder, SearchParams};
 use crate::patterns::CellSet;
-use crate::rules::{Board, Point, Stage};
+use crate::rules::{Board, Color, Point, Stage};
 use crate::search::common::SearchPosition;
 
 /// Per-thread buffers.
@@ -136,7 +136,11 @@ fn keep_near_stones(board: &Board, params: &SearchParams, list: &mut Vec<(Point,
             (!own_only || board.get(q) == Some(mover)) && p.distance(q) <= params.opening_reach
         })
     };
-    let own_only = params.opening_near == OpeningNear::Own;
+    let own_only = match params.opening_near {
+        OpeningNear::Stones => false,
+        OpeningNear::Own => true,
+        OpeningNear::BlackOwn => mover == Color::Black,
+    };
     if own_only && list.iter().any(|c| near(c.0, true)) {
         list.retain(|c| near(c.0, true));
     } else if list.iter().any(|c| near(c.0, false)) {

@@ -161,7 +161,7 @@ fn the_opening_can_keep_free_choices_near_the_movers_own_stones() {
     };
     let within =
         |list: &[Point], of: &[Point]| list.iter().all(|&c| of.iter().any(|&q| c.distance(q) <= 2));
-    use crate::config::OpeningNear::{Own, Stones};
+    use crate::config::OpeningNear::{BlackOwn, Own, Stones};
     let b = board_of(&stones);
     let any = children(&b, Stones);
     assert!(!within(&any, &stones[..1]), "near White's stones too");
@@ -182,6 +182,13 @@ fn the_opening_can_keep_free_choices_near_the_movers_own_stones() {
     let b = board_of(&[stones[0], stones[1], stones[2], first, p(9, 3)]);
     let own = children(&b, Own);
     assert!(within(&own, &stones[1..3]));
+    // "black-own": White answers near any stone, Black builds near its own.
+    assert_eq!(children(&b, BlackOwn), children(&b, Stones));
+    assert!(children(&b, BlackOwn)
+        .iter()
+        .any(|&c| !within(&[c], &stones[1..3])));
+    let b = board_of(&stones);
+    assert_eq!(children(&b, BlackOwn), children(&b, Own));
 }
 
 /// Whether `color`'s opponent can still make six next turn (some threat window unbroken).
