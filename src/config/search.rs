@@ -30,8 +30,9 @@ pub enum OpeningNear {
     /// or none near a candidate, falls back to any stone.
     Own,
     /// Black's choices near Black's own stones, White's near any stone: the side with the
-    /// initiative builds on its shape, the other answers it (`own` for White kept it from
-    /// answering: against Cloudict, Black's score rose and White's fell).
+    /// initiative builds on its shape, the other answers it. Tried because `own` raised
+    /// Black's score against Cloudict and lowered White's; it did worse on both sides
+    /// (docs/README-strength.md, 16).
     #[serde(rename = "black-own")]
     BlackOwn,
 }
@@ -76,8 +77,9 @@ pub struct SearchParams {
     pub opening_reach: u32,
     /// Near any stone, or near the mover's own. Re-asked first pairs of the 3-stone openings
     /// against Cloudict kept Black's win 85% of the time within 1 of Black's own stones, 16%
-    /// from 3 away; yet keeping the choice near its own stones gained nothing
-    /// (docs/README-strength.md, 12), so the default is "stones".
+    /// from 3 away; yet keeping the choice near its own stones gained nothing at reach 2
+    /// (docs/README-strength.md, 12), and at reach 1 gained against Cloudict what it lost in
+    /// self-play (section 16), so the default is "stones".
     pub opening_near: OpeningNear,
     /// With a weights file that has a tree-prior section: its priors for the nodes fewer than
     /// this many stones below the search root, the playout gammas deeper (where most
