@@ -51,6 +51,8 @@ pub struct OpeningBook {
     size: usize,
     /// Canonical position -> the turns played there (pairs in the canonical frame).
     positions: HashMap<StoneSets, Vec<BookMove>>,
+    /// Stones of the book's largest position: a board with more is in no shift of the book.
+    max_stones: usize,
     source: String,
 }
 
@@ -60,6 +62,7 @@ impl OpeningBook {
         OpeningBook {
             size,
             positions: HashMap::new(),
+            max_stones: 0,
             source: source.replace(['\n', '\r'], " "),
         }
     }
@@ -84,6 +87,7 @@ impl OpeningBook {
 
     /// Adds a turn to a canonical position (the builder and the file reader).
     fn insert(&mut self, position: StoneSets, mv: BookMove) {
+        self.max_stones = self.max_stones.max(position.0.len() + position.1.len());
         self.positions.entry(position).or_default().push(mv);
     }
 
@@ -113,7 +117,11 @@ impl OpeningBook {
     /// played a few lines off the centre (a 3-stone opening, a first stone not on the centre)
     /// is answered as the experts answered it at the centre. The pairs come back shifted.
     pub fn moves_shifted(&self, board: &Board, max_shift: u32) -> Vec<BookMove> {
-        if board.size() != self.size || board.is_over() || board.stage() != Stage::First {
+        if board.size() != self.size
+            || board.is_over()
+            || board.stage() != Stage::First
+            || board.stone_count() > self.max_stones
+        {
             return Vec::new();
         }
         let (mut black, mut white) = (Vec::new(), Vec::new());
