@@ -19,3 +19,14 @@ resume_flag() {
   resume=()
   if [ -s "$1" ]; then resume=(--resume); echo "resuming $1"; fi
 }
+
+# opening_flags SEED: sets the array `openings` to liuzi-match's opening options: the first two
+# turns (B, WW) of the games of the record file $OPENINGS, shuffled by SEED, when OPENINGS is
+# set; random 3-stone openings seeded by SEED otherwise.
+opening_flags() {
+  if [ -n "${OPENINGS:-}" ]; then
+    openings=(--openings "$OPENINGS" --opening-turns 2 --shuffle-openings --seed "$1")
+  else
+    openings=(--random-openings --opening-turns 2 --seed "$1")
+  fi
+}

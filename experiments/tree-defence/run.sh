@@ -27,11 +27,7 @@ fi
 # override the variant's file.
 book=(--book "$work/default.book")
 grep -q '^book *=' "$here/$variant.toml" && book=()
-if [ -n "${OPENINGS:-}" ]; then
-  openings=(--openings "$OPENINGS" --opening-turns 2 --shuffle-openings --seed "$seed")
-else
-  openings=(--random-openings --opening-turns 2 --seed "$seed")
-fi
+opening_flags "$seed"
 results="$here/$name.jsonl"
 resume_flag "$results"
 "$work/bin/liuzi-match" \

@@ -15,6 +15,13 @@
 //!   line holds one threat through the stone, `four2` when two or more. Each stone of a shape
 //!   sees it, so the counts are divided by `m` (a shape counts about once).
 //!
+//! * `points_three`, `points_cross`, `points_threat`, `points_double`: ln(1 + empty cells) where
+//!   one stone of the side's would make, by the line table's own class of the cell's four keys, a
+//!   three (`m` = 3) on one line, threes or better on two lines (a fork), at least one threat,
+//!   or two threats or more (a stone that alone forces both of the opponent's stones). The stone
+//!   counts tell what a side has; these tell what its next stones can make, which is what a
+//!   quiet position's initiative is.
+//!
 //! Then `second_stone` (1 when the next stone is the second of its turn, else 0), `stones`
 //! (stones on the board) and `black_to_move` (0/1).
 //!
@@ -25,9 +32,9 @@ use crate::patterns::shape::{self, OWN_SIX};
 use crate::patterns::PatternBoard;
 use crate::rules::{Board, Color, Stage};
 
-pub const FEATURE_VERSION: u32 = 1;
+pub const FEATURE_VERSION: u32 = 2;
 /// Values per side.
-pub const SIDE_FEATURES: usize = 12;
+pub const SIDE_FEATURES: usize = 16;
 pub const FEATURE_COUNT: usize = 2 * SIDE_FEATURES + 3;
 
 /// A position's feature vector, ordered as [`feature_names`].
@@ -35,12 +42,13 @@ pub type Features = [f64; FEATURE_COUNT];
 
 const SIDE_NAMES: [&str; SIDE_FEATURES] = [
     "threats", "roads1", "roads2", "roads3", "roads4", "roads5", "dead2", "live2", "dead3",
-    "live3", "four1", "four2",
+    "live3", "four1", "four2", "points_three", "points_cross", "points_threat", "points_double",
 ];
 const THREATS: usize = 0;
 const ROADS: usize = 1;
 const DEAD2: usize = 6;
 const FOUR1: usize = 10;
+const POINTS: usize = 12;
 
 /// Index of `second_stone`; `stones` and `black_to_move` follow.
 pub const SECOND_STONE: usize = 2 * SIDE_FEATURES;
@@ -121,8 +129,15 @@ pub fn extract(pb: &PatternBoard) -> Features {
         }
     }
     for colour in [Color::Black, Color::White] {
-        for slot in DEAD2..SIDE_FEATURES {
+        for slot in DEAD2..POINTS {
             f[base(colour) + slot] = f64::ln_1p(shapes[colour.index()][slot]);
+        }
+    }
+
+    let points = empty_cell_points(pb);
+    for colour in [Color::Black, Color::White] {
+        for (i, &n) in points[colour.index()].iter().enumerate() {
+            f[base(colour) + POINTS + i] = f64::ln_1p(f64::from(n));
         }
     }
 
@@ -130,6 +145,48 @@ pub fn extract(pb: &PatternBoard) -> Features {
     f[STONES] = board.stone_count() as f64;
     f[BLACK_TO_MOVE] = f64::from(own == Color::Black);
     f
+}
+
+/// Threats one stone of a class makes on its line: classes 10..=13 are `m` = 4 or 5 with one
+/// threat (even) or two or more (odd).
+fn class_threats(class: u8) -> u32 {
+    match class {
+        10 | 12 => 1,
+        11 | 13 => 2,
+        _ => 0,
+    }
+}
+
+/// Per colour (Black, White): empty cells where one of its stones makes a three, threes on two
+/// lines, a threat, two threats (see the module comment). One table lookup per key gives both
+/// colours' own class.
+fn empty_cell_points(pb: &PatternBoard) -> [[u32; 4]; 2] {
+    let table = shape::both_colours_table();
+    let mut points = [[0u32; 4]; 2];
+    for cell in 0..pb.geometry().area() {
+        if pb.is_occupied(cell) {
+            continue;
+        }
+        // Per colour: lines with a three or better, threats made.
+        let mut threes = [0u32; 2];
+        let mut threats = [0u32; 2];
+        for dir in 0..4 {
+            let both = table[pb.key(cell, dir) as usize];
+            for (c, byte) in [both & 0xFF, both >> 8].into_iter().enumerate() {
+                let own = (byte & 15) as u8;
+                threes[c] += u32::from((7..OWN_SIX).contains(&own));
+                threats[c] += class_threats(own);
+            }
+        }
+        for c in 0..2 {
+            let counts = &mut points[c];
+            counts[0] += u32::from(threes[c] >= 1 && threats[c] == 0);
+            counts[1] += u32::from(threes[c] >= 2);
+            counts[2] += u32::from(threats[c] >= 1);
+            counts[3] += u32::from(threats[c] >= 2);
+        }
+    }
+    points
 }
 
 /// The features of `board` computed from scratch (builds its pattern state).
@@ -158,7 +215,7 @@ mod tests {
     #[test]
     fn names_match_the_count_and_the_id_names_them() {
         assert_eq!(feature_names().len(), FEATURE_COUNT);
-        assert!(spec_id().starts_with("liuzi-eval1:v1:own_threats,own_roads1,"));
+        assert!(spec_id().starts_with("liuzi-eval1:v2:own_threats,own_roads1,"));
         assert!(spec_id().ends_with(",second_stone,stones,black_to_move"));
     }
 
@@ -208,6 +265,37 @@ mod tests {
         assert_eq!(f[opp + FOUR1], 0.0);
         // Roads of four: the windows 7..12, 8..13, 9..14 hold all four stones.
         assert_eq!(f[opp + ROADS + 3], f64::ln_1p(3.0));
+    }
+
+    #[test]
+    fn points_count_the_cells_where_one_stone_makes_a_shape() {
+        // Black: an open three on row 9 (9..=11). White: two stones in column 0, two singles.
+        let b = board_of(
+            19,
+            &[
+                p(9, 9),
+                p(0, 0),
+                p(0, 2),
+                p(10, 9),
+                p(11, 9),
+                p(0, 18),
+                p(18, 0),
+            ],
+        )
+        .unwrap();
+        assert_eq!(b.to_move(), Color::Black);
+        let f = extract_board(&b);
+        let ln = |n: f64| f64::ln_1p(n);
+        // A threat from 6, 7, 8, 12, 13, 14 on the row; two (a live four) from 8 and 12.
+        assert_eq!(f[POINTS + 2], ln(6.0));
+        assert_eq!(f[POINTS + 3], ln(2.0));
+        // A three without a threat: 5 (window 5..=10) and 15 (window 10..=15). No forks.
+        assert_eq!(f[POINTS], ln(2.0));
+        assert_eq!(f[POINTS + 1], 0.0);
+        // White's column 0 (rows 0 and 2): a three from rows 1, 3, 4, 5, nothing more.
+        let opp = SIDE_FEATURES;
+        assert_eq!(f[opp + POINTS], ln(4.0));
+        assert_eq!(f[opp + POINTS + 1..opp + SIDE_FEATURES], [0.0; 3]);
     }
 
     #[test]

@@ -300,7 +300,7 @@ mod tests {
         assert!(kind(&text[..text.len() - 3]).starts_with("Truncated"));
         assert!(kind("hello\n").starts_with("Corrupt"));
         assert!(kind(&text.replace("liuzi-eval 1", "liuzi-eval 2")).starts_with("WrongVersion"));
-        assert!(kind(&text.replace("liuzi-eval1:v1:", "liuzi-eval1:v9:")).starts_with("WrongSpec"));
+        assert!(kind(&text.replace("liuzi-eval1:v2:", "liuzi-eval1:v9:")).starts_with("WrongSpec"));
         assert!(kind(&text.replace("own_threats", "own_threat")).starts_with("WrongSpec"));
         // A changed digit breaks the checksum.
         let i = text.find("calibration 8e-1").unwrap();
