@@ -41,8 +41,22 @@ pub const FEATURE_COUNT: usize = 2 * SIDE_FEATURES + 3;
 pub type Features = [f64; FEATURE_COUNT];
 
 const SIDE_NAMES: [&str; SIDE_FEATURES] = [
-    "threats", "roads1", "roads2", "roads3", "roads4", "roads5", "dead2", "live2", "dead3",
-    "live3", "four1", "four2", "points_three", "points_cross", "points_threat", "points_double",
+    "threats",
+    "roads1",
+    "roads2",
+    "roads3",
+    "roads4",
+    "roads5",
+    "dead2",
+    "live2",
+    "dead3",
+    "live3",
+    "four1",
+    "four2",
+    "points_three",
+    "points_cross",
+    "points_threat",
+    "points_double",
 ];
 const THREATS: usize = 0;
 const ROADS: usize = 1;
