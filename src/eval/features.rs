@@ -2,7 +2,7 @@
 //! side ("opp"). Every value comes from the pattern layer's incremental state: the exact threat
 //! counts, the 6-cell windows and the line-pattern table.
 //!
-//! Per side (12 values each, own first, then opp):
+//! Per side (16 values each, own first, then opp):
 //! * `threats`: the side's exact threat count (stones the other side needs to stop its six next
 //!   turn; design.md A2), capped at 3.
 //! * `roads1`..`roads5`: ln(1 + number of 6-cell windows holding k of the side's stones and none
@@ -192,12 +192,11 @@ fn empty_cell_points(pb: &PatternBoard) -> [[u32; 4]; 2] {
                 threats[c] += class_threats(own);
             }
         }
-        for c in 0..2 {
-            let counts = &mut points[c];
-            counts[0] += u32::from(threes[c] >= 1 && threats[c] == 0);
-            counts[1] += u32::from(threes[c] >= 2);
-            counts[2] += u32::from(threats[c] >= 1);
-            counts[3] += u32::from(threats[c] >= 2);
+        for ((counts, threes), threats) in points.iter_mut().zip(threes).zip(threats) {
+            counts[0] += u32::from(threes >= 1 && threats == 0);
+            counts[1] += u32::from(threes >= 2);
+            counts[2] += u32::from(threats >= 1);
+            counts[3] += u32::from(threats >= 2);
         }
     }
     points
