@@ -79,7 +79,7 @@ pub fn feature_names() -> Vec<String> {
     names
 }
 
-/// Identifies the feature definitions: `liuzi-eval1:v1:own_threats,...`.
+/// Identifies the feature definitions: `liuzi-eval1:v2:own_threats,...`.
 pub fn spec_id() -> String {
     format!(
         "liuzi-eval1:v{FEATURE_VERSION}:{}",

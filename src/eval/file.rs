@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! liuzi-eval 1
-//! spec liuzi-eval1:v1:own_threats,...      <- the feature definitions it was trained on
+//! spec liuzi-eval1:v2:own_threats,...      <- the feature definitions it was trained on
 //! source <one line: the data and command it came from>
 //! phases <count>
 //! phase <first stone> <end stone or inf>   <- one block per phase:
