@@ -247,23 +247,26 @@ mod tests {
         assert_eq!(f[SECOND_STONE], 0.0);
     }
 
+    /// Black: an open three on row 9 (9..=11). White: two stones in column 0 (rows 0 and 2),
+    /// two singles in the corners. Black to move.
+    fn open_three() -> Board {
+        let stones = [
+            p(9, 9),
+            p(0, 0),
+            p(0, 2),
+            p(10, 9),
+            p(11, 9),
+            p(0, 18),
+            p(18, 0),
+        ];
+        board_of(19, &stones).unwrap()
+    }
+
     #[test]
     fn shapes_threats_and_stage_of_a_known_position() {
-        // Black: a live four on row 9 (9..=12) and a stray stone. White: stones far apart.
-        let mut b = board_of(
-            19,
-            &[
-                p(9, 9),
-                p(0, 0),
-                p(0, 2),
-                p(10, 9),
-                p(11, 9),
-                p(0, 18),
-                p(18, 0),
-                p(12, 9),
-            ],
-        )
-        .unwrap();
+        // Black: a live four on row 9 (9..=12), then a stray stone.
+        let mut b = open_three();
+        b.play(p(12, 9)).unwrap();
         assert_eq!(extract_board(&b)[SECOND_STONE], 1.0);
         b.play(p(3, 15)).unwrap();
         // White to play the first of its two stones.
@@ -282,20 +285,7 @@ mod tests {
 
     #[test]
     fn points_count_the_cells_where_one_stone_makes_a_shape() {
-        // Black: an open three on row 9 (9..=11). White: two stones in column 0, two singles.
-        let b = board_of(
-            19,
-            &[
-                p(9, 9),
-                p(0, 0),
-                p(0, 2),
-                p(10, 9),
-                p(11, 9),
-                p(0, 18),
-                p(18, 0),
-            ],
-        )
-        .unwrap();
+        let b = open_three();
         assert_eq!(b.to_move(), Color::Black);
         let f = extract_board(&b);
         let ln = |n: f64| f64::ln_1p(n);
