@@ -113,6 +113,13 @@ pub struct SearchParams {
     /// α of implicit minimax backups (Lanctot et al. 2014): selection values a visited child at
     /// (1 − α)·w/n + α·m, m the minimax of the evaluator's leaf values below it; 0 = off.
     pub minimax_weight: f32,
+    /// Pair verification: after the search, the most visited turns (up to `verify_pairs`, each
+    /// with a third of the best one's visits at least) are judged by an alpha-beta search of
+    /// `verify_depth` stones from the opponent's side, and the best judged is played; 0 = off.
+    pub verify_depth: u32,
+    pub verify_pairs: u32,
+    /// Share of the stone's time kept for the verification.
+    pub verify_share: f32,
     /// Worker threads: `engine.threads` (one per core for 0), not a key of this section.
     #[serde(skip, default = "one_thread")]
     pub threads: usize,
@@ -243,6 +250,7 @@ impl SearchParams {
             ("early_stop_min_share", self.early_stop_min_share),
             ("value_mix", self.value_mix),
             ("minimax_weight", self.minimax_weight),
+            ("verify_share", self.verify_share),
         ];
         for (key, v) in shares {
             if !(0.0..=1.0).contains(&v) {
@@ -265,6 +273,18 @@ impl SearchParams {
             return Err(format!(
                 "engine.threads must be in 0..=256 (0 = one per core), not {}",
                 self.threads
+            ));
+        }
+        if self.verify_depth > 12 {
+            return Err(format!(
+                "search.verify_depth must be in 0..=12 (stones), not {}",
+                self.verify_depth
+            ));
+        }
+        if !(1..=16).contains(&self.verify_pairs) {
+            return Err(format!(
+                "search.verify_pairs must be in 1..=16, not {}",
+                self.verify_pairs
             ));
         }
         if self.expand_visits == 0 {

@@ -10,8 +10,8 @@ use crate::book::OpeningBook;
 use crate::config::{EngineConfig, SearchKind};
 use crate::eval::Evaluator;
 use crate::policy::Gammas;
-use crate::search::alphabeta::LeafEvaluator;
-use crate::search::{proximity_gammas, PolicyFactory, SearchParams};
+use crate::search::alphabeta::{AlphaBeta, LeafEvaluator};
+use crate::search::{proximity_gammas, PolicyFactory, PositionJudge, SearchParams};
 use std::sync::Arc;
 
 /// The `engine.weights` value that selects the fallback knowledge instead of a file.
@@ -84,11 +84,29 @@ fn build_mcts(config: &EngineConfig) -> Result<Box<dyn MoveGenerator>, String> {
     } else {
         None
     };
-    let factory = PolicyFactory::new(load_gammas(config)?)
+    let gammas = load_gammas(config)?;
+    // The pair verification's judge: alpha-beta with its own settings and no root plan (the
+    // MCTS's pair check already looks for the opponent's threat wins).
+    let judge = if params.verify_depth > 0 {
+        let leaf = match &evaluator {
+            Some(e) => LeafEvaluator::Learned(Arc::clone(e)),
+            None => match load_evaluator(config, "the verification scores by a fixed formula")? {
+                Some(e) => LeafEvaluator::Learned(e),
+                None => LeafEvaluator::Heuristic,
+            },
+        };
+        let judge = AlphaBeta::new(config.alphabeta.clone(), Arc::clone(&gammas), leaf);
+        Some(Box::new(judge) as Box<dyn PositionJudge>)
+    } else {
+        None
+    };
+    let factory = PolicyFactory::new(gammas)
         .with_playout_policy(params.playout_policy)
         .with_tree_prior_plies(params.tree_prior_plies);
     Ok(Box::new(
-        MctsGenerator::new(params, factory).with_evaluator(evaluator),
+        MctsGenerator::new(params, factory)
+            .with_evaluator(evaluator)
+            .with_judge(judge),
     ))
 }
 

@@ -3,7 +3,7 @@
 use super::{Analysis, MoveGenerator, StoneBudget};
 use crate::eval::Evaluator;
 use crate::rules::{Board, Point};
-use crate::search::{PositionFactory, Search, SearchParams, FALLBACK_STONE_TIME};
+use crate::search::{PositionFactory, PositionJudge, Search, SearchParams, FALLBACK_STONE_TIME};
 use std::sync::Arc;
 
 pub struct MctsGenerator<F: PositionFactory> {
@@ -20,6 +20,12 @@ impl<F: PositionFactory> MctsGenerator<F> {
     /// Scores cut-off playouts with `evaluator` (see `search.playout_cutoff`).
     pub fn with_evaluator(mut self, evaluator: Option<Arc<Evaluator>>) -> Self {
         self.search.set_evaluator(evaluator);
+        self
+    }
+
+    /// Judges the pairs the search would play (see `search.verify_depth`).
+    pub fn with_judge(mut self, judge: Option<Box<dyn PositionJudge>>) -> Self {
+        self.search.set_judge(judge);
         self
     }
 

@@ -14,8 +14,8 @@ pub mod common;
 pub mod mcts;
 
 pub use common::{
-    proximity_gammas, Analysis, ChildAnalysis, Decision, Limits, PlayoutPolicy, PolicyFactory,
-    PolicyPosition, PositionFactory, SearchOutcome, SearchPosition, SearchRng, SolverParams,
-    ThinkObserver, FALLBACK_STONE_TIME, PROGRESS_INTERVAL,
+    proximity_gammas, Analysis, ChildAnalysis, Decision, JudgeLimits, Judgement, Limits,
+    PlayoutPolicy, PolicyFactory, PolicyPosition, PositionFactory, PositionJudge, SearchOutcome,
+    SearchPosition, SearchRng, SolverParams, ThinkObserver, FALLBACK_STONE_TIME, PROGRESS_INTERVAL,
 };
 pub use mcts::{PairOrder, Search, SearchParams};

@@ -22,8 +22,9 @@ use crate::patterns::stones_left;
 use crate::policy::{Gammas, PolicyBoard};
 use crate::rules::{Board, GameResult, Point};
 use crate::search::common::{
-    forced_stone, min_cap, policy_of, root_plan, Analysis, ChildAnalysis, Decision, Limits,
-    PolicyFactory, PositionFactory, RootPlan, SearchOutcome, ThinkObserver,
+    forced_stone, min_cap, policy_of, root_plan, Analysis, ChildAnalysis, Decision, JudgeLimits,
+    Judgement, Limits, PolicyFactory, PositionFactory, PositionJudge, RootPlan, SearchOutcome,
+    ThinkObserver,
 };
 use crate::tactics::{Solver, SolverLimits};
 use std::sync::Arc;
@@ -179,16 +180,15 @@ impl AlphaBeta {
             .map_or(self.params.max_depth, |d| d.min(self.params.max_depth))
             .max(1);
         let mut worker = Worker {
-            pb: root.policy_board().clone(),
-            tt: &mut self.tt,
-            leaf: &self.leaf,
-            width: self.params.width as usize,
-            nodes: 0,
             deadline: limits.time.map(|t| start + t),
             observer: limits.observer.as_deref(),
             max_nodes,
-            aborted: false,
-            buffers: Vec::new(),
+            ..Worker::new(
+                root.policy_board().clone(),
+                &mut self.tt,
+                &self.leaf,
+                &self.params,
+            )
         };
         let mut moves = Vec::new();
         ordered_moves(
@@ -256,7 +256,65 @@ impl AlphaBeta {
     }
 }
 
-impl Worker<'_> {
+impl PositionJudge for AlphaBeta {
+    /// Iterative deepening to `limits.depth` over the whole window from `board`'s side to move
+    /// (every node `alphabeta.width` wide, the root too): no root plan, no log line, the
+    /// transposition table kept across calls (a verification's positions share most of their
+    /// subtrees).
+    fn judge(&mut self, board: &Board, limits: JudgeLimits) -> Option<Judgement> {
+        let root = PolicyFactory::new(Arc::clone(&self.gammas)).position(board);
+        self.tt.next_generation();
+        let mut worker = Worker {
+            deadline: limits.deadline,
+            max_nodes: limits.nodes,
+            ..Worker::new(
+                root.policy_board().clone(),
+                &mut self.tt,
+                &self.leaf,
+                &self.params,
+            )
+        };
+        let mut verdict = None;
+        for depth in 0..=limits.depth {
+            let score = worker.negamax(depth, -INFINITY, INFINITY, 0);
+            if worker.aborted {
+                break;
+            }
+            verdict = Some((depth, score));
+            if score::is_decisive(score) {
+                break;
+            }
+        }
+        verdict.map(|(depth, score)| Judgement {
+            win_probability: score::to_probability(score),
+            depth,
+            nodes: worker.nodes,
+        })
+    }
+}
+
+impl<'a> Worker<'a> {
+    /// A worker with no limits yet.
+    fn new(
+        pb: PolicyBoard,
+        tt: &'a mut TranspositionTable,
+        leaf: &'a LeafEvaluator,
+        params: &AlphaBetaParams,
+    ) -> Worker<'a> {
+        Worker {
+            pb,
+            tt,
+            leaf,
+            width: params.width as usize,
+            nodes: 0,
+            deadline: None,
+            observer: None,
+            max_nodes: None,
+            aborted: false,
+            buffers: Vec::new(),
+        }
+    }
+
     fn check_limits(&mut self) {
         if self.max_nodes.is_some_and(|m| self.nodes >= m) {
             self.aborted = true;

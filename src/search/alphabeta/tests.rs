@@ -8,7 +8,7 @@ use crate::patterns::stones_left;
 use crate::policy::{Gammas, PolicyBoard};
 use crate::rules::{Board, Color, GameResult, Point};
 use crate::search::common::fixtures::{black_four, board_of, p, white_live_four};
-use crate::search::{proximity_gammas, Decision, Limits, SolverParams};
+use crate::search::{proximity_gammas, Decision, JudgeLimits, Limits, PositionJudge, SolverParams};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::Arc;
@@ -464,4 +464,52 @@ fn a_raised_stop_flag_ends_the_search_with_its_best_stone() {
         "{:?}",
         start.elapsed()
     );
+}
+
+#[test]
+fn the_judge_gives_the_minimax_value_of_the_whole_position() {
+    // The pair verification's judgement: the root searched like any node (the same width, the
+    // threat rules first), its value for the side to move as a probability.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+    let gammas = Arc::new(Gammas::uniform());
+    let width = 4;
+    for case in 0..6 {
+        let b = random_position(&mut rng, 30);
+        for d in 0..=3 {
+            let mut s =
+                AlphaBeta::new(params(width), Arc::clone(&gammas), LeafEvaluator::Heuristic);
+            let limits = JudgeLimits {
+                depth: d,
+                deadline: None,
+                nodes: None,
+            };
+            let j = s.judge(&b, limits).unwrap();
+            let mut pb = PolicyBoard::new(&b, Arc::clone(&gammas));
+            let expected = minimax(&mut pb, &LeafEvaluator::Heuristic, d, 0, width as usize);
+            assert_eq!(
+                j.win_probability,
+                score::to_probability(expected),
+                "case {case} depth {d}: {:?}",
+                b.history()
+            );
+            // A decided position stops the deepening early.
+            assert!(j.depth == d || score::is_decisive(expected));
+        }
+    }
+    // A four for the side to move: a win at any depth; a node limit of one leaves no verdict
+    // beyond the leaf.
+    let mut s = searcher(4);
+    let four = board_of(&black_four());
+    let limits = JudgeLimits {
+        depth: 4,
+        deadline: None,
+        nodes: None,
+    };
+    assert_eq!(s.judge(&four, limits).unwrap().win_probability, 1.0);
+    let b = random_position(&mut rng, 20);
+    let tight = JudgeLimits {
+        nodes: Some(1),
+        ..limits
+    };
+    assert!(s.judge(&b, tight).is_none_or(|j| j.depth < 4));
 }

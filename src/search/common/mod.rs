@@ -9,6 +9,7 @@ mod fallback;
 #[cfg(test)]
 pub(crate) mod fixtures;
 mod forced;
+mod judge;
 mod limits;
 mod outcome;
 mod policy_position;
@@ -21,6 +22,7 @@ mod time_use;
 pub use crate::config::{PlayoutPolicy, SolverParams};
 pub use fallback::proximity_gammas;
 pub(crate) use forced::{forced_stone, policy_of};
+pub use judge::{JudgeLimits, Judgement, PositionJudge};
 pub(crate) use limits::min_cap;
 pub use limits::{Limits, ThinkObserver, FALLBACK_STONE_TIME, PROGRESS_INTERVAL};
 pub use outcome::{Analysis, ChildAnalysis, Decision, SearchOutcome};

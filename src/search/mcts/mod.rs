@@ -22,13 +22,14 @@ mod quiet_wins;
 mod root;
 mod select;
 mod tree;
+mod verify;
 mod worker;
 
 pub use crate::config::{PairOrder, SearchParams};
 
 use super::common::{
     forced_stone, min_cap, policy_of, root_plan, Analysis, Decision, Limits, PositionFactory,
-    RootPlan, SearchOutcome, StoneTime, ThinkObserver, TimeUse,
+    PositionJudge, RootPlan, SearchOutcome, StoneTime, ThinkObserver, TimeUse,
 };
 use crate::eval::Evaluator;
 use crate::rules::{Board, Point, Stage};
@@ -57,6 +58,8 @@ pub struct Search<F: PositionFactory> {
     checked_pairs: HashSet<u64>,
     /// Positions after a turn that the quiet-win check has looked at (`quiet_wins`).
     checked_quiet: HashSet<u64>,
+    /// Judges the turns the search rates closely (`verify`, `params.verify_depth`).
+    judge: Option<Box<dyn PositionJudge>>,
 }
 
 impl<F: PositionFactory> Search<F> {
@@ -73,6 +76,7 @@ impl<F: PositionFactory> Search<F> {
             time_use: TimeUse::default(),
             checked_pairs: HashSet::new(),
             checked_quiet: HashSet::new(),
+            judge: None,
         }
     }
 
@@ -99,6 +103,11 @@ impl<F: PositionFactory> Search<F> {
     /// `value_mix`); without one, playouts run to the end and alone give the reward.
     pub fn set_evaluator(&mut self, evaluator: Option<Arc<Evaluator>>) {
         self.evaluator = evaluator;
+    }
+
+    /// The judge of the pair verification; it is used when `params.verify_depth > 0`.
+    pub fn set_judge(&mut self, judge: Option<Box<dyn PositionJudge>>) {
+        self.judge = judge;
     }
 
     pub fn params(&self) -> &SearchParams {
@@ -219,11 +228,12 @@ impl<F: PositionFactory> Search<F> {
         #[cfg(debug_assertions)]
         self.check_tree(&root_pos);
 
-        let playouts = self.search_and_check(board, &root_pos, limits, start);
+        let (playouts, preferred) = self.search_and_verify(board, &root_pos, limits, start);
         let outcome = outcome::outcome(
             &self.tree,
             &self.params,
             board.size(),
+            preferred,
             playouts,
             reused_visits,
             start.elapsed(),
@@ -231,6 +241,38 @@ impl<F: PositionFactory> Search<F> {
         self.root_info.children = outcome::root_children(&self.tree, board.size());
         self.solver.stop = None;
         Some(self.finish(board, outcome, limits))
+    }
+
+    /// The search and the pair check, then the pair verification (`verify_share` of the
+    /// stone's time kept for it; with a playout limit and no clock, a node budget by the
+    /// playouts). Returns the playouts and the root child the verification prefers, if any.
+    fn search_and_verify(
+        &mut self,
+        board: &Board,
+        root_pos: &F::Position,
+        limits: &Limits,
+        start: Instant,
+    ) -> (u64, Option<u32>) {
+        let playout_cap = min_cap(limits.playouts, self.params.playout_limit());
+        if self.judge.is_none()
+            || self.params.verify_depth == 0
+            || (limits.time.is_none() && playout_cap.is_none())
+        {
+            return (self.search_and_check(board, root_pos, limits, start), None);
+        }
+        let searching = Limits {
+            time: limits
+                .time
+                .map(|t| t.mul_f32(1.0 - self.params.verify_share)),
+            ..limits.clone()
+        };
+        let playouts = self.search_and_check(board, root_pos, &searching, start);
+        if limits.stopped() {
+            return (playouts, None);
+        }
+        let deadline = limits.time.map(|t| start + t);
+        let nodes = playout_cap.map(|n| n.saturating_mul(verify::NODES_PER_PLAYOUT).max(1));
+        (playouts, self.verify_choice(board, deadline, nodes))
     }
 
     /// The workers' search, then the pair check (`solver_pair_check_share` of the stone's time,

@@ -10,20 +10,24 @@ use crate::rules::{Board, Point};
 use crate::search::common::{ChildAnalysis, Decision, SearchOutcome};
 use std::time::Duration;
 
-/// The outcome of a search that ran `playouts` over `tree` (root expanded).
+/// The outcome of a search that ran `playouts` over `tree` (root expanded); `preferred`: the
+/// root child the pair verification chose over the search's own choice.
 pub(super) fn outcome(
     tree: &Tree,
     params: &SearchParams,
     size: usize,
+    preferred: Option<u32>,
     playouts: u64,
     reused_visits: u32,
     elapsed: Duration,
 ) -> SearchOutcome {
-    let chosen = params
-        .tactics
-        .solver
-        .then(|| proofs::root_choice(tree))
-        .flatten();
+    let chosen = preferred.or_else(|| {
+        params
+            .tactics
+            .solver
+            .then(|| proofs::root_choice(tree))
+            .flatten()
+    });
     let best = chosen
         .or_else(|| best_child(tree, ROOT))
         .expect("the root is expanded");

@@ -40,15 +40,19 @@ fn chosen_pair(tree: &Tree, stage: Stage) -> Option<Vec<u32>> {
     if stage == Stage::Second {
         return Some(vec![first]);
     }
-    let children = tree.children(first)?;
-    let second = children
+    Some(vec![first, best_second(tree, first)?])
+}
+
+/// The most visited child of `first` (a turn's first stone) not proven lost: the second stone
+/// the search would play with it.
+pub(super) fn best_second(tree: &Tree, first: u32) -> Option<u32> {
+    tree.children(first)?
         .range()
         .filter(|&i| tree.edge(i).proof() == Proof::Unknown && tree.edge(i).stats().visits > 0)
         .max_by_key(|&i| {
             let s = tree.edge(i).stats();
             (s.visits, s.mean_key(), u32::MAX - i)
-        })?;
-    Some(vec![first, second])
+        })
 }
 
 /// How the opponent wins after one of our pairs.
@@ -75,7 +79,7 @@ impl std::fmt::Display for Refutation {
 }
 
 /// `board` with our `stones` played, when the game goes on.
-fn board_after(board: &Board, stones: &[Point]) -> Option<Board> {
+pub(super) fn board_after(board: &Board, stones: &[Point]) -> Option<Board> {
     let mut after = board.clone();
     for &p in stones {
         after.play(p).ok()?;

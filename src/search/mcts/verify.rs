@@ -1,0 +1,216 @@
+//! Pair verification (`search.verify_depth`), an MCTS-minimax hybrid at the root: the turns the
+//! search rates closely (the most visited, each with a third of the best one's visits at least)
+//! are judged again by a fixed-depth alpha-beta search from the opponent's side, and the turn
+//! judged best is played. The tree's averages weigh a turn by how its playouts went; the judge
+//! sees the opponent's best replies a few stones deep through the evaluator, as our alpha-beta
+//! does (docs/README-strength.md, 18).
+
+use super::node::Proof;
+use super::pair_check::{best_second, board_after};
+use super::proofs::root_choice;
+use super::tree::{Tree, ROOT};
+use super::Search;
+use crate::notation::format_gtp;
+use crate::rules::{Board, Point, Stage};
+use crate::search::common::{JudgeLimits, PositionFactory};
+use std::time::Instant;
+
+/// A turn enters the verification with at least this share of the chosen turn's visits: the
+/// judge arbitrates between turns the search rates well, not turns it has seen refuted. (A
+/// third left no other candidate at most stones: the root's visits gather on one turn.)
+const MIN_VISIT_SHARE: f64 = 0.1;
+
+/// Alpha-beta nodes per playout of a playout-limited search without a clock (an alpha-beta node
+/// costs about a tenth of a playout), so fixed-playout searches stay reproducible.
+pub(super) const NODES_PER_PLAYOUT: u64 = 2;
+
+/// The root children to verify, the search's choice first, then by visits.
+fn candidates(tree: &Tree, chosen: u32, count: usize) -> Vec<u32> {
+    let Some(children) = tree.children(ROOT) else {
+        return Vec::new();
+    };
+    let floor = MIN_VISIT_SHARE * f64::from(tree.edge(chosen).stats().visits);
+    let mut others: Vec<u32> = children
+        .range()
+        .filter(|&i| {
+            i != chosen
+                && tree.edge(i).proof() == Proof::Unknown
+                && f64::from(tree.edge(i).stats().visits) >= floor
+        })
+        .collect();
+    others.sort_by_key(|&i| (std::cmp::Reverse(tree.edge(i).stats().visits), i));
+    let mut list = vec![chosen];
+    list.extend(others.into_iter().take(count.saturating_sub(1)));
+    list
+}
+
+impl<F: PositionFactory> Search<F> {
+    /// Judges the candidate turns; returns the root child to play instead of the search's
+    /// choice, when one is judged better. Every judgement shares the time to `deadline` (and
+    /// `nodes` alpha-beta nodes) equally; a judgement that does not reach the depth leaves the
+    /// turn out, and the search's own choice unjudged leaves it standing.
+    pub(super) fn verify_choice(
+        &mut self,
+        board: &Board,
+        deadline: Option<Instant>,
+        nodes: Option<u64>,
+    ) -> Option<u32> {
+        let depth = self.params.verify_depth;
+        let judge = self.judge.as_mut()?;
+        let chosen = root_choice(&self.tree)?;
+        if self.tree.edge(chosen).proof() == Proof::Win {
+            return None;
+        }
+        let list = candidates(&self.tree, chosen, self.params.verify_pairs as usize);
+        if list.len() < 2 {
+            tracing::debug!("verify: no other turn with a tenth of the search's choice's visits");
+            return None;
+        }
+        let started = Instant::now();
+        let size = board.size();
+        let point = |e: u32| Point::from_index(self.tree.edge(e).cell() as usize, size);
+        let mut best: Option<(u32, f64)> = None;
+        let mut notes = Vec::new();
+        for (k, &first) in list.iter().enumerate() {
+            let mut stones = vec![point(first)];
+            if board.stage() == Stage::First {
+                match best_second(&self.tree, first) {
+                    Some(second) => stones.push(point(second)),
+                    None => continue,
+                }
+            }
+            // A pair that ends the game is proven in the tree, never a candidate here.
+            let Some(after) = board_after(board, &stones) else {
+                continue;
+            };
+            let left = (list.len() - k) as u32;
+            let limits = JudgeLimits {
+                depth,
+                deadline: deadline.map(|d| {
+                    let now = Instant::now();
+                    now + d.saturating_duration_since(now) / left
+                }),
+                nodes: nodes.map(|n| n / u64::from(left.max(1))),
+            };
+            let verdict = judge.judge(&after, limits).filter(|j| j.depth == depth);
+            let names: Vec<String> = stones.iter().map(|&p| format_gtp(p)).collect();
+            let Some(j) = verdict else {
+                notes.push(format!("{} -", names.join(" ")));
+                if first == chosen {
+                    return None;
+                }
+                continue;
+            };
+            let ours = 1.0 - j.win_probability;
+            notes.push(format!("{} {:.1}%", names.join(" "), 100.0 * ours));
+            if best.is_none_or(|(_, v)| ours > v) {
+                best = Some((first, ours));
+            }
+        }
+        let (pick, _) = best?;
+        let line = format!(
+            "verify depth {depth}: {} -> {} ({:.3} s)",
+            notes.join(", "),
+            format_gtp(point(pick)),
+            started.elapsed().as_secs_f64()
+        );
+        if pick == chosen {
+            tracing::debug!("{line}");
+            None
+        } else {
+            tracing::info!("{line} (the search's choice overruled)");
+            Some(pick)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::pair_check::tests::{before_the_mistake, block, cell};
+    use super::*;
+    use crate::search::common::{Judgement, PositionJudge, SimpleFactory};
+    use crate::search::SearchParams;
+
+    /// Judges the side to move lost wherever `favoured` is on the board (we placed it), even
+    /// elsewhere, and reaches the asked depth except where `shallow` is on the board.
+    struct Stub {
+        favoured: Point,
+        shallow: Option<Point>,
+    }
+
+    impl PositionJudge for Stub {
+        fn judge(&mut self, board: &Board, limits: JudgeLimits) -> Option<Judgement> {
+            let has = |p: Point| board.history().contains(&p);
+            Some(Judgement {
+                win_probability: if has(self.favoured) { 0.1 } else { 0.5 },
+                depth: if self.shallow.is_some_and(has) {
+                    limits.depth - 1
+                } else {
+                    limits.depth
+                },
+                nodes: 1,
+            })
+        }
+    }
+
+    fn point(name: &str) -> Point {
+        Point::from_index(cell(name) as usize, 19)
+    }
+
+    /// Root turns c3 (100 visits, the search's choice), e5 (40) and g7 (5: under a tenth), each
+    /// with second stones; the stub favours `favoured`.
+    fn verified(favoured: &str, shallow: Option<&str>) -> Option<Point> {
+        let params = SearchParams {
+            max_nodes: 1 << 10,
+            verify_depth: 4,
+            ..SearchParams::default()
+        };
+        let mut search = Search::new(params, SimpleFactory);
+        let firsts = block(
+            &search.tree,
+            ROOT,
+            &[cell("c3"), cell("e5"), cell("g7")],
+            &[100, 40, 5],
+        );
+        for (k, seconds) in [["c4", "c5"], ["e6", "e7"], ["g8", "g9"]]
+            .iter()
+            .enumerate()
+        {
+            block(
+                &search.tree,
+                firsts.first + k as u32,
+                &seconds.map(cell),
+                &[30, 20],
+            );
+        }
+        search.set_judge(Some(Box::new(Stub {
+            favoured: point(favoured),
+            shallow: shallow.map(point),
+        })));
+        let board = before_the_mistake();
+        let size = board.size();
+        search
+            .verify_choice(&board, None, None)
+            .map(|e| Point::from_index(search.tree.edge(e).cell() as usize, size))
+    }
+
+    #[test]
+    fn the_turn_judged_best_among_the_well_visited_is_played() {
+        // e5 with its most visited second stone e6 is judged better than c3 c4.
+        assert_eq!(verified("e6", None), Some(point("e5")));
+        // e5 with e7 is not the turn the search would play with e5: nothing changes.
+        assert_eq!(verified("e7", None), None);
+        // g7 has under a tenth of c3's visits: not judged.
+        assert_eq!(verified("g7", None), None);
+        // The search's own choice judged best stands.
+        assert_eq!(verified("c4", None), None);
+    }
+
+    #[test]
+    fn a_judgement_short_of_the_depth_does_not_count() {
+        // e5 e6's judgement stops short: c3 stands.
+        assert_eq!(verified("e6", Some("e6")), None);
+        // The search's own turn unjudged: no verdict at all, even for a better-judged turn.
+        assert_eq!(verified("e6", Some("c3")), None);
+    }
+}
