@@ -114,7 +114,7 @@ pub struct SearchParams {
     /// (1 − α)·w/n + α·m, m the minimax of the evaluator's leaf values below it; 0 = off.
     pub minimax_weight: f32,
     /// Pair verification: after the search, the most visited turns (up to `verify_pairs`, each
-    /// with a third of the best one's visits at least) are judged by an alpha-beta search of
+    /// with a tenth of the best one's visits at least) are judged by an alpha-beta search of
     /// `verify_depth` stones from the opponent's side, and the best judged is played; 0 = off.
     pub verify_depth: u32,
     pub verify_pairs: u32,

@@ -245,7 +245,8 @@ impl<F: PositionFactory> Search<F> {
 
     /// The search and the pair check, then the pair verification (`verify_share` of the
     /// stone's time kept for it; with a playout limit and no clock, a node budget by the
-    /// playouts). Returns the playouts and the root child the verification prefers, if any.
+    /// playouts), then the search again for whatever time the verification left. Returns the
+    /// playouts and the root child the verification prefers, if any.
     fn search_and_verify(
         &mut self,
         board: &Board,
@@ -272,7 +273,11 @@ impl<F: PositionFactory> Search<F> {
         }
         let deadline = limits.time.map(|t| start + t);
         let nodes = playout_cap.map(|n| n.saturating_mul(verify::NODES_PER_PLAYOUT).max(1));
-        (playouts, self.verify_choice(board, deadline, nodes))
+        let preferred = self.verify_choice(board, deadline, nodes);
+        // The judgements rarely need all their time: the rest grows the tree the next stone
+        // reuses (the verification's choice stands).
+        let resumed = self.resume(board, root_pos, limits, deadline, playout_cap);
+        (playouts + resumed, preferred)
     }
 
     /// The workers' search, then the pair check (`solver_pair_check_share` of the stone's time,
@@ -297,7 +302,7 @@ impl<F: PositionFactory> Search<F> {
             time: limits.time.map(|t| t.mul_f32(1.0 - share)),
             ..limits.clone()
         };
-        let mut playouts = self.run_workers(board, root_pos, &searching, start);
+        let playouts = self.run_workers(board, root_pos, &searching, start);
         if limits.stopped() {
             return playouts;
         }
@@ -319,15 +324,30 @@ impl<F: PositionFactory> Search<F> {
             self.check_pairs(board, left);
         }
         // The time the check left goes back to the search (not the playouts: those were run).
+        playouts + self.resume(board, root_pos, limits, deadline, playout_cap)
+    }
+
+    /// The search again until `deadline`, after a check that left time over; nothing under a
+    /// playout limit (its playouts were run). Returns the playouts.
+    fn resume(
+        &mut self,
+        board: &Board,
+        root_pos: &F::Position,
+        limits: &Limits,
+        deadline: Option<Instant>,
+        playout_cap: Option<u64>,
+    ) -> u64 {
         let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-        if let Some(left) = left.filter(|l| !l.is_zero() && playout_cap.is_none()) {
-            let resumed = Limits {
-                time: Some(left),
-                ..limits.clone()
-            };
-            playouts += self.run_workers(board, root_pos, &resumed, Instant::now());
+        match left.filter(|l| !l.is_zero() && playout_cap.is_none()) {
+            Some(left) => {
+                let resumed = Limits {
+                    time: Some(left),
+                    ..limits.clone()
+                };
+                self.run_workers(board, root_pos, &resumed, Instant::now())
+            }
+            None => 0,
         }
-        playouts
     }
 }
 

@@ -21,13 +21,18 @@ pub(super) fn outcome(
     reused_visits: u32,
     elapsed: Duration,
 ) -> SearchOutcome {
-    let chosen = preferred.or_else(|| {
-        params
-            .tactics
-            .solver
-            .then(|| proofs::root_choice(tree))
-            .flatten()
-    });
+    let searched = params
+        .tactics
+        .solver
+        .then(|| proofs::root_choice(tree))
+        .flatten();
+    // A proven win outranks the verification's choice, and a proof found after it (the search
+    // resumed) overrules it.
+    let chosen = match (searched, preferred) {
+        (Some(s), _) if tree.edge(s).proof() == Proof::Win => Some(s),
+        (_, Some(p)) if tree.edge(p).proof() == Proof::Unknown => Some(p),
+        (s, _) => s,
+    };
     let best = chosen
         .or_else(|| best_child(tree, ROOT))
         .expect("the root is expanded");

@@ -1,5 +1,5 @@
 //! Pair verification (`search.verify_depth`), an MCTS-minimax hybrid at the root: the turns the
-//! search rates closely (the most visited, each with a third of the best one's visits at least)
+//! search rates well (the most visited, each with a tenth of the best one's visits at least)
 //! are judged again by a fixed-depth alpha-beta search from the opponent's side, and the turn
 //! judged best is played. The tree's averages weigh a turn by how its playouts went; the judge
 //! sees the opponent's best replies a few stones deep through the evaluator, as our alpha-beta
