@@ -285,9 +285,14 @@ impl PositionJudge for AlphaBeta {
                 break;
             }
         }
+        // A proven result holds at every depth: it stands for the depth asked.
         verdict.map(|(depth, score)| Judgement {
             win_probability: score::to_probability(score),
-            depth,
+            depth: if score::is_decisive(score) {
+                limits.depth
+            } else {
+                depth
+            },
             nodes: worker.nodes,
         })
     }

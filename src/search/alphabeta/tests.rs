@@ -492,12 +492,12 @@ fn the_judge_gives_the_minimax_value_of_the_whole_position() {
                 "case {case} depth {d}: {:?}",
                 b.history()
             );
-            // A decided position stops the deepening early.
-            assert!(j.depth == d || score::is_decisive(expected));
+            // A decided position stops the deepening early, and counts as the depth asked.
+            assert_eq!(j.depth, d);
         }
     }
-    // A four for the side to move: a win at any depth; a node limit of one leaves no verdict
-    // beyond the leaf.
+    // A four for the side to move: a win, found at once and standing for the depth asked; a
+    // node limit of one leaves an open position no verdict beyond the leaf.
     let mut s = searcher(4);
     let four = board_of(&black_four());
     let limits = JudgeLimits {
@@ -505,11 +505,12 @@ fn the_judge_gives_the_minimax_value_of_the_whole_position() {
         deadline: None,
         nodes: None,
     };
-    assert_eq!(s.judge(&four, limits).unwrap().win_probability, 1.0);
-    let b = random_position(&mut rng, 20);
+    let win = s.judge(&four, limits).unwrap();
+    assert_eq!((win.win_probability, win.depth), (1.0, 4));
     let tight = JudgeLimits {
         nodes: Some(1),
         ..limits
     };
-    assert!(s.judge(&b, tight).is_none_or(|j| j.depth < 4));
+    let open = board_of(&[p(9, 9), p(10, 10)]);
+    assert!(s.judge(&open, tight).is_none_or(|j| j.depth < 4));
 }

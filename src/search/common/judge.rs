@@ -20,7 +20,7 @@ pub struct Judgement {
     /// The side to move's win probability.
     pub win_probability: f64,
     /// The depth (stones) the verdict comes from; below the asked depth when a limit cut the
-    /// search short.
+    /// search short. A proven win or loss counts as the asked depth (it holds at any).
     pub depth: u32,
     pub nodes: u64,
 }
