@@ -6,14 +6,17 @@
 #   TAG (env): a suffix for a rerun of the same variant against a newer default.
 #   OPENINGS (env): a record file whose first two turns (B, WW) open the games, shuffled by
 #     SEED, instead of the random 3-stone openings (then also set TAG).
-# Results: experiments/tree-defence/default-vs-VARIANT.{jsonl,txt}; engine logs (for
+#   BASE (env): another variant of this folder in the default's place (e.g. BASE=verify6 with
+#     VARIANT alphabeta); the names become BASE-vs-VARIANT.
+# Results: experiments/tree-defence/default-vs-VARIANT.{jsonl,txt} (BASE-vs-...); engine logs (for
 # experiments/tuning/strength/budget.py): target/tree-defence-run/default-vs-VARIANT.logs/.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 variant="${1:?usage: run.sh VARIANT [GAMES] [SEED] [CONCURRENCY]}"
 games="${2:-200}"; seed="${3:-31}"; concurrency="${4:-1}"
-name="default-vs-$variant${TAG:+-$TAG}"
+base="${BASE:-default}"
+name="$base-vs-$variant${TAG:+-$TAG}"
 work="$root/target/tree-defence-run/$name"
 source "$here/../players.sh"
 # Release binaries, config, weights and evaluator, copied once so that rebuilding or retraining
@@ -27,11 +30,16 @@ fi
 # override the variant's file.
 book=(--book "$work/default.book")
 grep -q '^book *=' "$here/$variant.toml" && book=()
+# The first player: the frozen default, or the BASE variant over it.
+first="--config $work/default.toml"
+if [ -n "${BASE:-}" ]; then
+  first="--config $here/$BASE.toml --weights $work/default.weights --evaluator $work/default.eval --book $work/default.book"
+fi
 opening_flags "$seed"
 results="$here/$name.jsonl"
 resume_flag "$results"
 "$work/bin/liuzi-match" \
-  --engine "name=default st=1 cmd='$work/bin/liuzi --config $work/default.toml gtp --threads 1 -v'" \
+  --engine "name=$base st=1 cmd='$work/bin/liuzi $first gtp --threads 1 -v'" \
   --engine "name=$variant st=1 cmd='$work/bin/liuzi --config $here/$variant.toml --weights $work/default.weights --evaluator $work/default.eval ${book[*]} gtp --threads 1 -v'" \
   --games "$games" "${openings[@]}" --concurrency "$concurrency" \
   --results "$results" --engine-logs "$work/logs" --event "$name" \
