@@ -261,12 +261,13 @@ impl PositionJudge for AlphaBeta {
     /// (every node `alphabeta.width` wide, the root too): no root plan, no log line, the
     /// transposition table kept across calls (a verification's positions share most of their
     /// subtrees).
-    fn judge(&mut self, board: &Board, limits: JudgeLimits) -> Option<Judgement> {
+    fn judge(&mut self, board: &Board, limits: JudgeLimits<'_>) -> Option<Judgement> {
         let root = PolicyFactory::new(Arc::clone(&self.gammas)).position(board);
         self.tt.next_generation();
         let mut worker = Worker {
             deadline: limits.deadline,
             max_nodes: limits.nodes,
+            observer: limits.observer,
             ..Worker::new(
                 root.policy_board().clone(),
                 &mut self.tt,
@@ -276,6 +277,10 @@ impl PositionJudge for AlphaBeta {
         };
         let mut verdict = None;
         for depth in 0..=limits.depth {
+            // Checked between iterations too: the shallow ones end below the clock's interval.
+            if limits.observer.is_some_and(|o| o.stop_requested()) {
+                break;
+            }
             let score = worker.negamax(depth, -INFINITY, INFINITY, 0);
             if worker.aborted {
                 break;

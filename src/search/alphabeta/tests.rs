@@ -480,8 +480,7 @@ fn the_judge_gives_the_minimax_value_of_the_whole_position() {
                 AlphaBeta::new(params(width), Arc::clone(&gammas), LeafEvaluator::Heuristic);
             let limits = JudgeLimits {
                 depth: d,
-                deadline: None,
-                nodes: None,
+                ..JudgeLimits::default()
             };
             let j = s.judge(&b, limits).unwrap();
             let mut pb = PolicyBoard::new(&b, Arc::clone(&gammas));
@@ -502,8 +501,7 @@ fn the_judge_gives_the_minimax_value_of_the_whole_position() {
     let four = board_of(&black_four());
     let limits = JudgeLimits {
         depth: 4,
-        deadline: None,
-        nodes: None,
+        ..JudgeLimits::default()
     };
     let win = s.judge(&four, limits).unwrap();
     assert_eq!((win.win_probability, win.depth), (1.0, 4));
@@ -513,4 +511,15 @@ fn the_judge_gives_the_minimax_value_of_the_whole_position() {
     };
     let open = board_of(&[p(9, 9), p(10, 10)]);
     assert!(s.judge(&open, tight).is_none_or(|j| j.depth < 4));
+    // A raised stop (a protocol interrupt) ends the judgement short of the depth; lowered, the
+    // same judgement reaches it.
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let stop = AtomicBool::new(true);
+    let stopped = JudgeLimits {
+        observer: Some(&stop),
+        ..limits
+    };
+    assert!(s.judge(&open, stopped).is_none_or(|j| j.depth < 4));
+    stop.store(false, Ordering::Relaxed);
+    assert_eq!(s.judge(&open, stopped).map(|j| j.depth), Some(4));
 }

@@ -273,7 +273,7 @@ impl<F: PositionFactory> Search<F> {
         }
         let deadline = limits.time.map(|t| start + t);
         let nodes = playout_cap.map(|n| n.saturating_mul(verify::NODES_PER_PLAYOUT).max(1));
-        let preferred = self.verify_choice(board, deadline, nodes);
+        let preferred = self.verify_choice(board, deadline, nodes, limits.observer.as_deref());
         // The judgements rarely need all their time: the rest grows the tree the next stone
         // reuses (the verification's choice stands).
         let resumed = self.resume(board, root_pos, limits, deadline, playout_cap);

@@ -12,7 +12,7 @@ use super::tree::{Tree, ROOT};
 use super::Search;
 use crate::notation::format_gtp;
 use crate::rules::{Board, Point, Stage};
-use crate::search::common::{JudgeLimits, PositionFactory};
+use crate::search::common::{JudgeLimits, PositionFactory, ThinkObserver};
 use std::time::Instant;
 
 /// A turn enters the verification with at least this share of the chosen turn's visits: the
@@ -49,12 +49,14 @@ impl<F: PositionFactory> Search<F> {
     /// Judges the candidate turns; returns the root child to play instead of the search's
     /// choice, when one is judged better. Every judgement shares the time to `deadline` (and
     /// `nodes` alpha-beta nodes) equally; a judgement that does not reach the depth leaves the
-    /// turn out, and the search's own choice unjudged leaves it standing.
+    /// turn out, and the search's own choice unjudged leaves it standing. A stop from
+    /// `observer` ends the judgement under way (and so leaves the rest unjudged).
     pub(super) fn verify_choice(
         &mut self,
         board: &Board,
         deadline: Option<Instant>,
         nodes: Option<u64>,
+        observer: Option<&dyn ThinkObserver>,
     ) -> Option<u32> {
         let depth = self.params.verify_depth;
         let judge = self.judge.as_mut()?;
@@ -92,6 +94,7 @@ impl<F: PositionFactory> Search<F> {
                     now + d.saturating_duration_since(now) / left
                 }),
                 nodes: nodes.map(|n| n / u64::from(left)),
+                observer,
             };
             let verdict = judge.judge(&after, limits).filter(|j| j.depth == depth);
             let names: Vec<String> = stones.iter().map(|&p| format_gtp(p)).collect();
@@ -140,7 +143,7 @@ mod tests {
     }
 
     impl PositionJudge for Stub {
-        fn judge(&mut self, board: &Board, limits: JudgeLimits) -> Option<Judgement> {
+        fn judge(&mut self, board: &Board, limits: JudgeLimits<'_>) -> Option<Judgement> {
             let has = |p: Point| board.history().contains(&p);
             Some(Judgement {
                 win_probability: if has(self.favoured) { 0.1 } else { 0.5 },
@@ -191,7 +194,7 @@ mod tests {
         let board = before_the_mistake();
         let size = board.size();
         search
-            .verify_choice(&board, None, None)
+            .verify_choice(&board, None, None, None)
             .map(|e| Point::from_index(search.tree.edge(e).cell() as usize, size))
     }
 
