@@ -120,6 +120,9 @@ pub struct SearchParams {
     pub verify_pairs: u32,
     /// Share of the stone's time kept for the verification.
     pub verify_share: f32,
+    /// The verification only while fewer than this many stones are on the board (the quiet
+    /// opening, where the playouts' values are weakest); 0 = the whole game.
+    pub verify_stones: u32,
     /// Worker threads: `engine.threads` (one per core for 0), not a key of this section.
     #[serde(skip, default = "one_thread")]
     pub threads: usize,

@@ -255,8 +255,10 @@ impl<F: PositionFactory> Search<F> {
         start: Instant,
     ) -> (u64, Option<u32>) {
         let playout_cap = min_cap(limits.playouts, self.params.playout_limit());
+        let verify_stones = self.params.verify_stones;
         if self.judge.is_none()
             || self.params.verify_depth == 0
+            || (verify_stones > 0 && board.stone_count() >= verify_stones as usize)
             || (limits.time.is_none() && playout_cap.is_none())
         {
             return (self.search_and_check(board, root_pos, limits, start), None);

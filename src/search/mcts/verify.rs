@@ -133,7 +133,9 @@ mod tests {
     use super::super::pair_check::tests::{before_the_mistake, block, cell};
     use super::*;
     use crate::search::common::{Judgement, PositionJudge, SimpleFactory};
-    use crate::search::SearchParams;
+    use crate::search::{Limits, SearchParams};
+    use std::sync::atomic::{AtomicU32, Ordering};
+    use std::sync::Arc;
 
     /// Judges the side to move lost wherever `favoured` is on the board (we placed it), even
     /// elsewhere, and reaches the asked depth except where `shallow` is on the board.
@@ -208,6 +210,58 @@ mod tests {
         assert_eq!(verified("g7", None), None);
         // The search's own choice judged best stands.
         assert_eq!(verified("c4", None), None);
+    }
+
+    /// Counts the positions it is asked to judge.
+    struct Counter(Arc<AtomicU32>);
+
+    impl PositionJudge for Counter {
+        fn judge(&mut self, _: &Board, limits: JudgeLimits<'_>) -> Option<Judgement> {
+            self.0.fetch_add(1, Ordering::Relaxed);
+            Some(Judgement {
+                win_probability: 0.5,
+                depth: limits.depth,
+                nodes: 1,
+            })
+        }
+    }
+
+    /// How many positions a whole search of `board` (fixed playouts) has judged.
+    fn judged_in_search(board: &Board, verify_stones: u32) -> u32 {
+        let params = SearchParams {
+            verify_depth: 4,
+            verify_stones,
+            seed: 1,
+            ..SearchParams::default()
+        };
+        let mut search = Search::new(params, SimpleFactory);
+        let count = Arc::new(AtomicU32::new(0));
+        search.set_judge(Some(Box::new(Counter(Arc::clone(&count)))));
+        let limits = Limits {
+            playouts: Some(400),
+            ..Limits::default()
+        };
+        search.think(board, &limits).expect("a game still going");
+        count.load(Ordering::Relaxed)
+    }
+
+    #[test]
+    fn the_verification_keeps_to_the_opening_when_asked() {
+        // Three stones, a quiet position: the search's visits spread over several turns.
+        let mut board = Board::standard();
+        for name in ["k10", "j11", "l9"] {
+            board.play(point(name)).unwrap();
+        }
+        assert!(judged_in_search(&board, 0) >= 2, "the whole game");
+        assert!(
+            judged_in_search(&board, 4) >= 2,
+            "three stones is fewer than four"
+        );
+        assert_eq!(
+            judged_in_search(&board, 3),
+            0,
+            "three stones is not fewer than three"
+        );
     }
 
     #[test]
