@@ -1,13 +1,20 @@
 #!/usr/bin/env python3
 """Budget use of the MCTS from engine stderr logs (liuzi -v): per decision kind, stones, mean
-seconds used and the share of the per-stone budget. Usage: budget.py LOG..."""
+seconds used and the share of the per-stone budget; then the games' `time use` lines (one a
+game): the share of their time the searched turns used, weighted by turns. Usage: budget.py LOG..."""
 import re, sys
 from collections import defaultdict
 pat = re.compile(r"stone (\d+) (\w+) \S+: (\w+), ([\d.]+) s of ([\d.]+) s, (\d+) playouts")
+use = re.compile(r"time use: (\d+) turns searched.*searched turns used [\d.]+ s, (\d+)% of their time")
 for path in sys.argv[1:]:
     kinds = defaultdict(lambda: [0, 0.0, 0.0, 0])
+    games = turns = weighted = 0
     for line in open(path, errors="replace"):
-        m = pat.search(re.sub(r"\x1b\[[0-9;]*m", "", line))
+        line = re.sub(r"\x1b\[[0-9;]*m", "", line)
+        u = use.search(line)
+        if u:
+            games += 1; turns += int(u.group(1)); weighted += int(u.group(1)) * int(u.group(2))
+        m = pat.search(line)
         if not m:
             continue
         k = kinds[m.group(3)]
@@ -17,3 +24,5 @@ for path in sys.argv[1:]:
     for name, (n, used, budget, playouts) in sorted(kinds.items()):
         print(f"  {name:12} {n:5} stones ({100*n/total[0]:4.1f}%), {used/n:.3f} s of {budget/n:.3f} s a stone "
               f"({100*used/budget:3.0f}%), {playouts/n:.0f} playouts")
+    if turns:
+        print(f"  time use: {games} games, {turns} searched turns used {weighted/turns:.1f}% of their time")
