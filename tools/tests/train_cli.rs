@@ -379,3 +379,62 @@ fn paper_experiment_reports_every_iteration() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown feature set `l9`"));
 }
+
+/// `liuzi-train-eval --baseline`: the baseline is scored on the same held-out positions as the
+/// new file, overall and per input file. Retrained with the same seed, the file the first run
+/// wrote is the model the second run fits, so the two score alike to the last digit; a missing
+/// baseline is an error naming it, before any work and with nothing written.
+#[test]
+fn train_eval_scores_a_baseline_on_the_same_held_out_positions() {
+    const EVAL_BIN: &str = env!("CARGO_BIN_EXE_liuzi-train-eval");
+    let dir = tempfile::tempdir().unwrap();
+    let p = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    write_games(Path::new(&p("g.games")), 60);
+    let train = |out: &str, extra: &[&str]| {
+        let mut args = vec![
+            "--games".to_string(),
+            p("g.games"),
+            "--out".to_string(),
+            p(out),
+            "--phases".to_string(),
+            "20".to_string(),
+            "--validation".to_string(),
+            "0.3".to_string(),
+            "--threads".to_string(),
+            "1".to_string(),
+        ];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        Command::new(EVAL_BIN).args(&args).output().unwrap()
+    };
+    let first = train("a.eval", &[]);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let second = train("b.eval", &["--baseline", &p("a.eval")]);
+    assert!(
+        second.status.success(),
+        "{}",
+        String::from_utf8_lossy(&second.stderr)
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(p("b.eval.report.json")).unwrap()).unwrap();
+    let inputs = report["per_input"].as_array().unwrap();
+    assert_eq!(inputs.len(), 1);
+    let positions = inputs[0]["positions_validation"].as_u64().unwrap();
+    assert!(positions > 0, "{report}");
+    assert_eq!(inputs[0]["new"], inputs[0]["baseline"], "{report}");
+    assert_eq!(report["baseline_validation"], inputs[0]["new"], "{report}");
+    // The first run had no baseline.
+    let first_report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(p("a.eval.report.json")).unwrap()).unwrap();
+    assert!(first_report["baseline_validation"].is_null());
+    assert_eq!(first_report["per_input"][0]["new"], inputs[0]["new"]);
+
+    let bad = train("c.eval", &["--baseline", &p("missing.eval")]);
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("missing.eval"), "{err}");
+    assert!(!Path::new(&p("c.eval")).exists());
+}

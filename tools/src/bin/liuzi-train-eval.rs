@@ -12,6 +12,7 @@ use liuzi_tools::eval_train::fit::{
     PhaseFit,
 };
 use liuzi_tools::eval_train::logistic::LogisticOptions;
+use liuzi_tools::eval_train::metrics::{Scores, Tally};
 use liuzi_tools::report::file_names;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -70,6 +71,10 @@ struct Cli {
     /// Worker threads for sampling (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// An evaluator file (e.g. the shipped one) to score beside the new one on the same
+    /// held-out positions, overall and per input file: is the retrained file better?
+    #[arg(long)]
+    baseline: Option<PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -116,6 +121,16 @@ fn paired_difference(per_position: &[(u32, f64)]) -> PairedDifference {
     }
 }
 
+/// Held-out scores of the games of one input file: the new evaluator and the baseline, both
+/// with the threat rules (as the engine reads them).
+#[derive(Serialize)]
+struct InputReport {
+    input: String,
+    positions_validation: usize,
+    new: Scores,
+    baseline: Option<Scores>,
+}
+
 #[derive(Serialize)]
 struct Report {
     command: String,
@@ -139,6 +154,12 @@ struct Report {
     per_phase: Vec<PhaseReport>,
     /// All validation positions together.
     validation: Comparison,
+    /// The `--baseline` file, when given.
+    baseline: Option<String>,
+    /// The baseline's scores on all validation positions (with the threat rules).
+    baseline_validation: Option<Scores>,
+    /// The validation positions of each input file.
+    per_input: Vec<InputReport>,
     /// Calibrated QDA minus logistic regression on the validation positions.
     qda_minus_logistic_log_loss: PairedDifference,
     qda_minus_logistic_accuracy: PairedDifference,
@@ -182,10 +203,18 @@ fn run(cli: Cli) -> Result<(), String> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
 
+    // Load the baseline first: a bad file is an error before minutes of sampling.
+    let baseline = match &cli.baseline {
+        Some(path) => Some(Evaluator::load(path).map_err(|e| e.to_string())?),
+        None => None,
+    };
     let mut games: Vec<GameRecord> = Vec::new();
-    for path in &cli.games {
+    // The input file of each game, by index.
+    let mut input_of: Vec<usize> = Vec::new();
+    for (i, path) in cli.games.iter().enumerate() {
         let read = liuzi::records::read_file(path).map_err(|e| e.to_string())?;
         eprintln!("{}: {} games", path.display(), read.len());
+        input_of.extend(std::iter::repeat(i).take(read.len()));
         games.extend(read);
     }
     if let Some(max) = cli.max_games {
@@ -295,6 +324,37 @@ fn run(cli: Cli) -> Result<(), String> {
     let evaluator = Evaluator::new(fits.into_iter().map(|f| f.model).collect(), &source)?;
     evaluator.save(&cli.out).map_err(|e| e.to_string())?;
 
+    // The saved evaluator and the baseline, as the engine reads them, per input file.
+    let mut new_by_input = vec![Tally::default(); cli.games.len()];
+    let mut base_by_input = vec![Tally::default(); cli.games.len()];
+    for s in &val {
+        let stones = s.stones as usize;
+        let input = input_of[s.game as usize];
+        let p = s
+            .decided
+            .unwrap_or_else(|| evaluator.model_probability(&s.features, stones));
+        new_by_input[input].add(p, s.win);
+        if let Some(b) = &baseline {
+            let p = s
+                .decided
+                .unwrap_or_else(|| b.model_probability(&s.features, stones));
+            base_by_input[input].add(p, s.win);
+        }
+    }
+    let mut base_all = Tally::default();
+    base_by_input.iter().for_each(|t| base_all.merge(t));
+    let per_input: Vec<InputReport> = cli
+        .games
+        .iter()
+        .enumerate()
+        .map(|(i, path)| InputReport {
+            input: path.display().to_string(),
+            positions_validation: new_by_input[i].scores().positions,
+            new: new_by_input[i].scores(),
+            baseline: baseline.as_ref().map(|_| base_by_input[i].scores()),
+        })
+        .collect();
+
     let validation = overall.scores();
     let report = Report {
         command: command_line(),
@@ -317,6 +377,9 @@ fn run(cli: Cli) -> Result<(), String> {
         seconds: start.elapsed().as_secs_f64(),
         per_phase,
         validation,
+        baseline: cli.baseline.as_ref().map(|p| p.display().to_string()),
+        baseline_validation: baseline.as_ref().map(|_| base_all.scores()),
+        per_input,
         qda_minus_logistic_log_loss: paired_difference(&loss_diff),
         qda_minus_logistic_accuracy: paired_difference(&right_diff),
     };
@@ -351,6 +414,16 @@ fn run(cli: Cli) -> Result<(), String> {
         da.mean,
         1.96 * da.standard_error
     );
+    if let Some(b) = &report.baseline_validation {
+        line("baseline + rules", b);
+    }
+    for input in &report.per_input {
+        eprintln!("{}, {} positions:", input.input, input.positions_validation);
+        line("new + rules", &input.new);
+        if let Some(b) = &input.baseline {
+            line("baseline + rules", b);
+        }
+    }
     eprintln!("wrote {} and {}", cli.out.display(), report_path.display());
     Ok(())
 }
