@@ -8,11 +8,15 @@ games with another program in them are left out, so that the evaluator learns no
 opponent's habits) that ended on a six or a full board, drops repeats of the same moves, and
 writes `result<TAB>moves` lines (../shared/data/README.md) to stdout, in a fixed order.
 
-Usage: python3 experiments/evaluator/engine_games.py [FOLDER...] > target/engine.games
-  FOLDER  default: every folder of experiments/ but cloudict and spsa
+Usage: python3 experiments/evaluator/engine_games.py [--rev REV] [FOLDER...] > target/engine.games
+  FOLDER     default: every folder of experiments/ but cloudict and spsa
+  --rev REV  the results files as commit REV has them (git show), not as the working tree
+             does: the same games whatever runs were added since (the shipped evaluator's
+             training set is `--rev ffdaf47`, README "Retraining")
 """
 import json
 import pathlib
+import subprocess
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -27,28 +31,53 @@ def folders(args):
     return sorted(p for p in EXPERIMENTS.iterdir() if p.is_dir() and p.name not in LEFT_OUT)
 
 
+def results_files(args, rev):
+    """(name, text) of every results file, in a fixed order."""
+    if rev is None:
+        for folder in folders(args):
+            for path in sorted(folder.rglob("*.jsonl")):
+                yield str(path), path.read_text()
+        return
+    root = EXPERIMENTS.parent
+    wanted = [str(pathlib.Path(a).resolve().relative_to(root)) for a in args] or [
+        f"experiments/{p.name}" for p in folders([])]
+    listing = subprocess.run(["git", "-C", str(root), "ls-tree", "-r", "--name-only", rev,
+                              "experiments/"], check=True, capture_output=True, text=True).stdout
+    names = [n for n in listing.splitlines() if n.endswith(".jsonl")
+             and any(n.startswith(w + "/") for w in wanted)
+             and n.split("/")[1] not in LEFT_OUT]
+    for name in sorted(names):
+        text = subprocess.run(["git", "-C", str(root), "show", f"{rev}:{name}"], check=True,
+                              capture_output=True, text=True).stdout
+        yield name, text
+
+
 def main(args):
+    rev = None
+    if args[:1] == ["--rev"]:
+        if len(args) < 2:
+            sys.exit("engine_games.py: --rev needs a commit")
+        rev, args = args[1], args[2:]
     seen = set()
     kept = skipped = 0
-    for folder in folders(args):
-        for path in sorted(folder.rglob("*.jsonl")):
-            for n, line in enumerate(path.read_text().splitlines(), 1):
-                try:
-                    game = json.loads(line)
-                except json.JSONDecodeError:
-                    sys.exit(f"{path}:{n}: not JSON")
-                moves = game.get("moves")
-                result = game.get("result")
-                if (not moves or game.get("size", 19) != 19 or game.get("reason") not in ENDS
-                        or result not in ("B", "W", "D")):
-                    skipped += 1
-                    continue
-                if moves in seen:
-                    skipped += 1
-                    continue
-                seen.add(moves)
-                print(f"{result}\t{moves}")
-                kept += 1
+    for path, text in results_files(args, rev):
+        for n, line in enumerate(text.splitlines(), 1):
+            try:
+                game = json.loads(line)
+            except json.JSONDecodeError:
+                sys.exit(f"{path}:{n}: not JSON")
+            moves = game.get("moves")
+            result = game.get("result")
+            if (not moves or game.get("size", 19) != 19 or game.get("reason") not in ENDS
+                    or result not in ("B", "W", "D")):
+                skipped += 1
+                continue
+            if moves in seen:
+                skipped += 1
+                continue
+            seen.add(moves)
+            print(f"{result}\t{moves}")
+            kept += 1
     print(f"engine_games.py: {kept} games kept, {skipped} left out", file=sys.stderr)
 
 

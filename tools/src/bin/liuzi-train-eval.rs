@@ -129,6 +129,15 @@ struct InputReport {
     positions_validation: usize,
     new: Scores,
     baseline: Option<Scores>,
+    per_phase: Vec<InputPhaseReport>,
+}
+
+#[derive(Serialize)]
+struct InputPhaseReport {
+    first_stone: u32,
+    end_stone: Option<u32>,
+    new: Scores,
+    baseline: Option<Scores>,
 }
 
 #[derive(Serialize)]
@@ -324,34 +333,53 @@ fn run(cli: Cli) -> Result<(), String> {
     let evaluator = Evaluator::new(fits.into_iter().map(|f| f.model).collect(), &source)?;
     evaluator.save(&cli.out).map_err(|e| e.to_string())?;
 
-    // The saved evaluator and the baseline, as the engine reads them, per input file.
-    let mut new_by_input = vec![Tally::default(); cli.games.len()];
-    let mut base_by_input = vec![Tally::default(); cli.games.len()];
+    // The saved evaluator and the baseline, as the engine reads them, per input file and phase.
+    let (inputs, phases) = (cli.games.len(), ranges.len());
+    let mut new_tally = vec![vec![Tally::default(); phases]; inputs];
+    let mut base_tally = vec![vec![Tally::default(); phases]; inputs];
     for s in &val {
         let stones = s.stones as usize;
         let input = input_of[s.game as usize];
+        let phase = ranges
+            .iter()
+            .position(|&r| in_range(s.stones, r))
+            .expect("the phases cover every stone count");
         let p = s
             .decided
             .unwrap_or_else(|| evaluator.model_probability(&s.features, stones));
-        new_by_input[input].add(p, s.win);
+        new_tally[input][phase].add(p, s.win);
         if let Some(b) = &baseline {
             let p = s
                 .decided
                 .unwrap_or_else(|| b.model_probability(&s.features, stones));
-            base_by_input[input].add(p, s.win);
+            base_tally[input][phase].add(p, s.win);
         }
     }
-    let mut base_all = Tally::default();
-    base_by_input.iter().for_each(|t| base_all.merge(t));
+    let merged = |tallies: &[Tally]| {
+        let mut all = Tally::default();
+        tallies.iter().for_each(|t| all.merge(t));
+        all
+    };
+    let base_all = merged(&base_tally.iter().map(|t| merged(t)).collect::<Vec<_>>());
     let per_input: Vec<InputReport> = cli
         .games
         .iter()
         .enumerate()
         .map(|(i, path)| InputReport {
             input: path.display().to_string(),
-            positions_validation: new_by_input[i].scores().positions,
-            new: new_by_input[i].scores(),
-            baseline: baseline.as_ref().map(|_| base_by_input[i].scores()),
+            positions_validation: merged(&new_tally[i]).scores().positions,
+            new: merged(&new_tally[i]).scores(),
+            baseline: baseline.as_ref().map(|_| merged(&base_tally[i]).scores()),
+            per_phase: ranges
+                .iter()
+                .enumerate()
+                .map(|(k, r)| InputPhaseReport {
+                    first_stone: r.0,
+                    end_stone: r.1,
+                    new: new_tally[i][k].scores(),
+                    baseline: baseline.as_ref().map(|_| base_tally[i][k].scores()),
+                })
+                .collect(),
         })
         .collect();
 
@@ -422,6 +450,18 @@ fn run(cli: Cli) -> Result<(), String> {
         line("new + rules", &input.new);
         if let Some(b) = &input.baseline {
             line("baseline + rules", b);
+        }
+        for phase in &input.per_phase {
+            let base = phase
+                .baseline
+                .map_or(String::new(), |b| format!("  baseline {:.4}", b.log_loss));
+            eprintln!(
+                "    stones {:>3}..{:<4} {:>6} positions  log-loss new {:.4}{base}",
+                phase.first_stone,
+                phase.end_stone.map_or("inf".to_string(), |e| e.to_string()),
+                phase.new.positions,
+                phase.new.log_loss,
+            );
         }
     }
     eprintln!("wrote {} and {}", cli.out.display(), report_path.display());
