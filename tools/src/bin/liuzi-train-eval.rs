@@ -223,7 +223,7 @@ fn run(cli: Cli) -> Result<(), String> {
     for (i, path) in cli.games.iter().enumerate() {
         let read = liuzi::records::read_file(path).map_err(|e| e.to_string())?;
         eprintln!("{}: {} games", path.display(), read.len());
-        input_of.extend(std::iter::repeat(i).take(read.len()));
+        input_of.extend(std::iter::repeat_n(i, read.len()));
         games.extend(read);
     }
     if let Some(max) = cli.max_games {
