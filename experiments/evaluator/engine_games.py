@@ -39,6 +39,9 @@ def results_files(args, rev):
                 yield str(path), path.read_text()
         return
     root = EXPERIMENTS.parent
+    for a in args:
+        if not pathlib.Path(a).resolve().is_relative_to(root):
+            sys.exit(f"engine_games.py: {a} is not inside the repository {root}")
     wanted = [str(pathlib.Path(a).resolve().relative_to(root)) for a in args] or [
         f"experiments/{p.name}" for p in folders([])]
     listing = subprocess.run(["git", "-C", str(root), "ls-tree", "-r", "--name-only", rev,
