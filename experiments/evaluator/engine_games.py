@@ -11,8 +11,8 @@ writes `result<TAB>moves` lines (../shared/data/README.md) to stdout, in a fixed
 Usage: python3 experiments/evaluator/engine_games.py [--rev REV] [FOLDER...] > target/engine.games
   FOLDER     default: every folder of experiments/ but cloudict and spsa
   --rev REV  the results files as commit REV has them (git show), not as the working tree
-             does: the same games whatever runs were added since (the shipped evaluator's
-             training set is `--rev ffdaf47`, README "Retraining")
+             does: the same games whatever runs were added since (`engeval.eval`, the
+             retrained file of docs/README-strength.md 20, used `--rev ffdaf47`)
 """
 import json
 import pathlib
