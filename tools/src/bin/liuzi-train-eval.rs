@@ -355,31 +355,36 @@ fn run(cli: Cli) -> Result<(), String> {
             base_tally[input][phase].add(p, s.win);
         }
     }
-    let merged = |tallies: &[Tally]| {
+    let merged = |tallies: &mut dyn Iterator<Item = &Tally>| {
         let mut all = Tally::default();
-        tallies.iter().for_each(|t| all.merge(t));
+        tallies.for_each(|t| all.merge(t));
         all
     };
-    let base_all = merged(&base_tally.iter().map(|t| merged(t)).collect::<Vec<_>>());
+    let base_all = merged(&mut base_tally.iter().flatten());
     let per_input: Vec<InputReport> = cli
         .games
         .iter()
         .enumerate()
-        .map(|(i, path)| InputReport {
-            input: path.display().to_string(),
-            positions_validation: merged(&new_tally[i]).scores().positions,
-            new: merged(&new_tally[i]).scores(),
-            baseline: baseline.as_ref().map(|_| merged(&base_tally[i]).scores()),
-            per_phase: ranges
-                .iter()
-                .enumerate()
-                .map(|(k, r)| InputPhaseReport {
-                    first_stone: r.0,
-                    end_stone: r.1,
-                    new: new_tally[i][k].scores(),
-                    baseline: baseline.as_ref().map(|_| base_tally[i][k].scores()),
-                })
-                .collect(),
+        .map(|(i, path)| {
+            let new = merged(&mut new_tally[i].iter()).scores();
+            InputReport {
+                input: path.display().to_string(),
+                positions_validation: new.positions,
+                new,
+                baseline: baseline
+                    .as_ref()
+                    .map(|_| merged(&mut base_tally[i].iter()).scores()),
+                per_phase: ranges
+                    .iter()
+                    .enumerate()
+                    .map(|(k, r)| InputPhaseReport {
+                        first_stone: r.0,
+                        end_stone: r.1,
+                        new: new_tally[i][k].scores(),
+                        baseline: baseline.as_ref().map(|_| base_tally[i][k].scores()),
+                    })
+                    .collect(),
+            }
         })
         .collect();
 
