@@ -241,6 +241,7 @@ mod tests {
         let err = build_generator(&c).err().unwrap();
         assert!(err.contains("bad.eval"), "{err}");
         c.search.value_mix = 0.0;
+        c.search.playout_cutoff = 0;
         assert!(
             build_generator(&c).is_ok(),
             "no cut-off, no leaf values: the evaluator is not read"

@@ -501,11 +501,14 @@ fn second_stone_at_the_node_cap_still_gets_every_second_stone() {
     assert!(s.nodes() <= 1024);
 }
 
-/// A search with the Bradley-Terry board (uniform gammas), the sample evaluator and `value_mix`.
+/// A search with the Bradley-Terry board (uniform gammas), the sample evaluator and `value_mix`,
+/// and full playouts: at λ 0 their results alone give the rewards (with the default cut-off the
+/// sample evaluator would give them too).
 fn valued_search(value_mix: f32, playouts: u64) -> Search<PolicyFactory> {
     let mut s = Search::new(
         SearchParams {
             value_mix,
+            playout_cutoff: 0,
             ..params(playouts)
         },
         PolicyFactory::new(std::sync::Arc::new(crate::policy::Gammas::uniform())),
