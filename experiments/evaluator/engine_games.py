@@ -11,8 +11,8 @@ writes `result<TAB>moves` lines (../shared/data/README.md) to stdout, in a fixed
 Usage: python3 experiments/evaluator/engine_games.py [--rev REV] [FOLDER...] > target/engine.games
   FOLDER     default: every folder of experiments/ but cloudict and spsa
   --rev REV  the results files as commit REV has them (git show), not as the working tree
-             does: the same games whatever runs were added since (`engeval.eval`, the
-             retrained file of docs/README-strength.md 20, used `--rev ffdaf47`)
+             does: the same games whatever runs were added since (the shipped evaluator,
+             like `engeval.eval`, is trained on `--rev ffdaf47`: README "Retraining")
 """
 import json
 import pathlib
@@ -27,6 +27,9 @@ ENDS = {"six", "full_board"}
 
 def folders(args):
     if args:
+        missing = [a for a in args if not pathlib.Path(a).is_dir()]
+        if missing:
+            sys.exit(f"engine_games.py: not a folder: {', '.join(missing)}")
         return [pathlib.Path(a) for a in args]
     return sorted(p for p in EXPERIMENTS.iterdir() if p.is_dir() and p.name not in LEFT_OUT)
 
@@ -56,6 +59,9 @@ def results_files(args, rev):
 
 
 def main(args):
+    if args[:1] in (["-h"], ["--help"]):
+        print(__doc__)
+        return
     rev = None
     if args[:1] == ["--rev"]:
         if len(args) < 2:
