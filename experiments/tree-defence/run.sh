@@ -8,6 +8,9 @@
 #     SEED, instead of the random 3-stone openings (then also set TAG).
 #   BASE (env): another variant of this folder in the default's place (e.g. BASE=verify6 with
 #     VARIANT alphabeta); the names become BASE-vs-VARIANT.
+#   EVALUATOR (env): an evaluator file the variant reads instead of the default's (frozen beside
+#     the players when the run starts; then also set TAG), e.g. a retrained one: VARIANT can be
+#     a file that changes nothing (`same`).
 # Results: experiments/tree-defence/default-vs-VARIANT.{jsonl,txt} (BASE-vs-...); engine logs (for
 # experiments/tuning/strength/budget.py): target/tree-defence-run/default-vs-VARIANT.logs/.
 set -euo pipefail
@@ -25,7 +28,10 @@ source "$here/../players.sh"
 if freeze_players "$root" "$work"; then
   cp "$root/engine-config/default.toml" "$work/default.toml"
   cp "$root/engine-config/default.weights" "$root/engine-config/default.eval" "$root/engine-config/default.book" "$work/"
+  if [ -n "${EVALUATOR:-}" ]; then cp "$EVALUATOR" "$work/variant.eval"; fi
 fi
+variant_eval="$work/default.eval"
+if [ -n "${EVALUATOR:-}" ]; then variant_eval="$work/variant.eval"; fi
 # The frozen book unless the variant names its own (e.g. `book = "none"`): an option would
 # override the variant's file.
 book=(--book "$work/default.book")
@@ -40,7 +46,7 @@ results="$here/$name.jsonl"
 resume_flag "$results"
 "$work/bin/liuzi-match" \
   --engine "name=$base st=1 cmd='$work/bin/liuzi $first gtp --threads 1 -v'" \
-  --engine "name=$variant st=1 cmd='$work/bin/liuzi --config $here/$variant.toml --weights $work/default.weights --evaluator $work/default.eval ${book[*]} gtp --threads 1 -v'" \
+  --engine "name=$variant st=1 cmd='$work/bin/liuzi --config $here/$variant.toml --weights $work/default.weights --evaluator $variant_eval ${book[*]} gtp --threads 1 -v'" \
   --games "$games" "${openings[@]}" --concurrency "$concurrency" \
   --results "$results" --engine-logs "$work/logs" --event "$name" \
   "${resume[@]}" | tee "$here/$name.txt"
