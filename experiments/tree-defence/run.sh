@@ -28,10 +28,13 @@ source "$here/../players.sh"
 if freeze_players "$root" "$work"; then
   cp "$root/engine-config/default.toml" "$work/default.toml"
   cp "$root/engine-config/default.weights" "$root/engine-config/default.eval" "$root/engine-config/default.book" "$work/"
-  if [ -n "${EVALUATOR:-}" ]; then cp "$EVALUATOR" "$work/variant.eval"; fi
 fi
 variant_eval="$work/default.eval"
-if [ -n "${EVALUATOR:-}" ]; then variant_eval="$work/variant.eval"; fi
+if [ -n "${EVALUATOR:-}" ]; then
+  # Frozen at the run's first start; a resume keeps that copy.
+  [ -e "$work/variant.eval" ] || cp "$EVALUATOR" "$work/variant.eval"
+  variant_eval="$work/variant.eval"
+fi
 # The frozen book unless the variant names its own (e.g. `book = "none"`): an option would
 # override the variant's file.
 book=(--book "$work/default.book")
