@@ -11,6 +11,8 @@
 #   EVALUATOR (env): an evaluator file the variant reads instead of the default's (frozen beside
 #     the players when the run starts; then also set TAG), e.g. a retrained one: VARIANT can be
 #     a file that changes nothing (`same`).
+#   VARIANT_TURN (env): the variant's seconds a turn instead of 1 (then also set TAG), e.g.
+#     `TAG=turn2 VARIANT_TURN=2 run.sh same`: what twice the time is worth to the same engine.
 # Results: experiments/tree-defence/default-vs-VARIANT.{jsonl,txt} (BASE-vs-...); engine logs (for
 # experiments/tuning/strength/budget.py): target/tree-defence-run/default-vs-VARIANT.logs/.
 set -euo pipefail
@@ -49,7 +51,7 @@ results="$here/$name.jsonl"
 resume_flag "$results"
 "$work/bin/liuzi-match" \
   --engine "name=$base st=1 cmd='$work/bin/liuzi $first gtp --threads 1 -v'" \
-  --engine "name=$variant st=1 cmd='$work/bin/liuzi --config $here/$variant.toml --weights $work/default.weights --evaluator $variant_eval ${book[*]} gtp --threads 1 -v'" \
+  --engine "name=$variant st=${VARIANT_TURN:-1} cmd='$work/bin/liuzi --config $here/$variant.toml --weights $work/default.weights --evaluator $variant_eval ${book[*]} gtp --threads 1 -v'" \
   --games "$games" "${openings[@]}" --concurrency "$concurrency" \
   --results "$results" --engine-logs "$work/logs" --event "$name" \
   "${resume[@]}" | tee "$here/$name.txt"
