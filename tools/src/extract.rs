@@ -23,6 +23,24 @@ pub fn offsets(spec: &FeatureSpec) -> Vec<u32> {
         .collect()
 }
 
+/// A game to learn from, and the index of its first stone a player chose: in a match's records
+/// the opening stones were set by the match (liuzi-match's random openings), not chosen, and
+/// teach the move model nothing. They are replayed, not trained on.
+pub struct TrainGame {
+    pub record: GameRecord,
+    pub first_chosen: usize,
+}
+
+impl TrainGame {
+    /// A game every stone of which a player chose (expert and engine-free records).
+    pub fn chosen(record: GameRecord) -> Self {
+        TrainGame {
+            record,
+            first_chosen: 0,
+        }
+    }
+}
+
 pub fn empty_problem(spec: &FeatureSpec) -> Problem {
     let sizes: Vec<usize> = spec.groups().iter().map(|g| g.size()).collect();
     Problem::new(&sizes)
@@ -141,7 +159,7 @@ impl Packer {
 fn extract_into(
     problem: &mut Problem,
     features: &dyn FeatureSet,
-    games: &[&GameRecord],
+    games: &[&TrainGame],
     progress: &ProgressBar,
 ) -> usize {
     let sizes = features.sizes();
@@ -153,15 +171,19 @@ fn extract_into(
     let mut skipped = 0;
     for game in games {
         progress.inc(1);
-        let Some(board) = Board::new(game.size) else {
+        let Some(board) = Board::new(game.record.size) else {
             skipped += 1;
             continue;
         };
         let mut fb = FeatureBoard::new(&board);
-        for &stone in &game.stones {
+        for (i, &stone) in game.record.stones.iter().enumerate() {
             if fb.board().is_over() || !fb.board().is_empty_at(stone) {
                 skipped += 1;
                 break;
+            }
+            if i < game.first_chosen {
+                fb.play(stone).expect("checked empty and not over");
+                continue;
             }
             let ctx = fb.context();
             let size = fb.board().size();
@@ -194,28 +216,29 @@ fn extract_into(
     skipped
 }
 
-/// Competitions of every position of `games` with the engine's groups of `spec`.
+/// Competitions of every position of `games` where a player chose the stone, with the engine's
+/// groups of `spec`.
 pub fn extract(
     spec: &FeatureSpec,
-    games: &[&GameRecord],
+    games: &[&TrainGame],
     threads: usize,
     progress: &ProgressBar,
 ) -> (Problem, usize) {
     extract_features(spec, games, threads, progress)
 }
 
-/// Competitions of every position of `games`, built on `threads` threads. The games are cut
+/// Competitions of every position of `games` where a player chose the stone, built on `threads` threads. The games are cut
 /// into pieces (several per thread) extracted independently and joined in order, so the result
 /// does not depend on the thread count's timing and the join holds one piece extra at most.
 pub fn extract_features(
     features: &dyn FeatureSet,
-    games: &[&GameRecord],
+    games: &[&TrainGame],
     threads: usize,
     progress: &ProgressBar,
 ) -> (Problem, usize) {
     let threads = threads.max(1);
     let per = games.len().div_ceil(threads * PIECES_PER_THREAD).max(1);
-    let pieces: Vec<&[&GameRecord]> = games.chunks(per).collect();
+    let pieces: Vec<&[&TrainGame]> = games.chunks(per).collect();
     let done: Vec<std::sync::Mutex<Option<Problem>>> =
         pieces.iter().map(|_| Default::default()).collect();
     let next = AtomicUsize::new(0);
@@ -350,5 +373,37 @@ mod tests {
             }
             board.play(Point::new(c, r)).unwrap();
         }
+    }
+
+    /// A match's set opening stones are replayed, not trained on: the same game yields three
+    /// fewer positions, and the positions it keeps are the ones from the fourth stone on.
+    #[test]
+    fn set_opening_stones_are_replayed_not_trained_on() {
+        let mut board = Board::standard();
+        for (c, r) in [
+            (9, 9),
+            (10, 10),
+            (10, 8),
+            (8, 8),
+            (11, 11),
+            (12, 9),
+            (9, 12),
+        ] {
+            board.play(Point::new(c, r)).unwrap();
+        }
+        let record = GameRecord::from_board(&board);
+        let spec = FeatureSpec::full();
+        let count = |first_chosen: usize| {
+            let game = TrainGame {
+                record: record.clone(),
+                first_chosen,
+            };
+            let (problem, skipped) = extract(&spec, &[&game], 1, &ProgressBar::hidden());
+            assert_eq!(skipped, 0);
+            problem.n_competitions()
+        };
+        assert_eq!(count(0), 7);
+        assert_eq!(count(3), 4);
+        assert_eq!(count(7), 0);
     }
 }

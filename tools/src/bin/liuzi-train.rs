@@ -6,10 +6,10 @@ use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use liuzi::policy::lines::line_values;
 use liuzi::policy::{FeatureSpec, Gammas, Group, TreeModel, TREE_LINE_LENGTHS};
-use liuzi::records::GameRecord;
 use liuzi_tools::candidates::Candidate;
 use liuzi_tools::extract::{
     empty_problem, extract, extract_features, flat_gammas, split_gammas, Combined, FeatureSet,
+    TrainGame,
 };
 use liuzi_tools::extract::{flat_tree_gammas, tree_features};
 use liuzi_tools::line_patterns::LinePatterns;
@@ -103,8 +103,17 @@ struct PlotArgs {
 #[derive(clap::Args)]
 struct DataArgs {
     /// Game records (.games, SGF or CCGC); repeat for several files.
-    #[arg(long = "games", required = true)]
+    #[arg(long = "games", required_unless_present = "match_games")]
     games: Vec<PathBuf>,
+    /// Records of engine matches (e.g. experiments/evaluator/engine_games.py's) whose first
+    /// --match-opening-stones stones the match set (random openings): those are replayed, not
+    /// trained on. Repeat for several files.
+    #[arg(long = "match-games")]
+    match_games: Vec<PathBuf>,
+    /// Stones of every --match-games game set by the match, not chosen (liuzi-match's random
+    /// openings: 3, Black's stone and White's pair).
+    #[arg(long, default_value_t = 3)]
+    match_opening_stones: usize,
     /// Use at most this many games (after the seeded shuffle): quick runs and ablations.
     #[arg(long)]
     max_games: Option<usize>,
@@ -219,12 +228,33 @@ fn parse_spec(groups: &Option<Vec<String>>) -> Result<FeatureSpec> {
         .ok_or_else(|| "feature groups must be non-empty and distinct".to_string())
 }
 
-fn read_games(paths: &[PathBuf]) -> Result<Vec<GameRecord>> {
+impl DataArgs {
+    /// Every file read, the match records last.
+    fn files(&self) -> Vec<PathBuf> {
+        self.games
+            .iter()
+            .chain(&self.match_games)
+            .cloned()
+            .collect()
+    }
+}
+
+/// The games of `--games` (every stone chosen), then those of `--match-games` (chosen from
+/// stone `--match-opening-stones` on).
+fn read_games(data: &DataArgs) -> Result<Vec<TrainGame>> {
     let mut all = Vec::new();
-    for path in paths {
+    let sources = data.games.iter().map(|p| (p, 0));
+    let matches = data
+        .match_games
+        .iter()
+        .map(|p| (p, data.match_opening_stones));
+    for (path, first_chosen) in sources.chain(matches) {
         let games = liuzi::records::read_file(path).map_err(|e| e.to_string())?;
         tracing::info!("{}: {} games", path.display(), games.len());
-        all.extend(games);
+        all.extend(games.into_iter().map(|record| TrainGame {
+            record,
+            first_chosen,
+        }));
     }
     Ok(all)
 }
@@ -271,7 +301,7 @@ fn fit_and_report(features: &dyn FeatureSet, plan: &FitPlan) -> Result<(Vec<f64>
     if !(plan.held_out > 0.0 && plan.held_out < 1.0) {
         return fail("--validation must be in (0, 1): the report needs held-out games");
     }
-    let mut games = read_games(&plan.data.games)?;
+    let mut games = read_games(plan.data)?;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(plan.seed);
     games.shuffle(&mut rng);
     if let Some(max) = plan.data.max_games {
@@ -279,8 +309,8 @@ fn fit_and_report(features: &dyn FeatureSet, plan: &FitPlan) -> Result<(Vec<f64>
     }
     let n_val = (games.len() as f64 * plan.held_out).round() as usize;
     let (val_games, train_games) = games.split_at(n_val);
-    let train_refs: Vec<&GameRecord> = train_games.iter().collect();
-    let val_refs: Vec<&GameRecord> = val_games.iter().collect();
+    let train_refs: Vec<&TrainGame> = train_games.iter().collect();
+    let val_refs: Vec<&TrainGame> = val_games.iter().collect();
     tracing::info!(
         "{} training games, {} held-out games, features {}",
         train_refs.len(),
@@ -304,7 +334,7 @@ fn fit_and_report(features: &dyn FeatureSet, plan: &FitPlan) -> Result<(Vec<f64>
         extraction_seconds
     );
 
-    let files = file_names(&plan.data.games);
+    let files = file_names(&plan.data.files());
     if train_set.n_competitions() == 0 {
         return fail(format!(
             "{files}: no positions to train on ({} games read): nothing written",
@@ -361,7 +391,7 @@ fn fit_and_report(features: &dyn FeatureSet, plan: &FitPlan) -> Result<(Vec<f64>
         command: command_line(),
         inputs: plan
             .data
-            .games
+            .files()
             .iter()
             .map(|p| p.display().to_string())
             .collect(),
@@ -417,7 +447,7 @@ fn train(args: TrainArgs) -> Result<()> {
         format!(
             "liuzi-train {} on {} ({} training games, seed {}, validation {}); command: {}",
             env!("CARGO_PKG_VERSION"),
-            file_names(&args.data.games),
+            file_names(&args.data.files()),
             report.games_train,
             args.seed,
             args.validation,
@@ -671,8 +701,8 @@ mod outputs {
     }
 }
 
-fn load_games_limited(data: &DataArgs) -> Result<Vec<GameRecord>> {
-    let mut games = read_games(&data.games)?;
+fn load_games_limited(data: &DataArgs) -> Result<Vec<TrainGame>> {
+    let mut games = read_games(data)?;
     if let Some(max) = data.max_games {
         games.truncate(max);
     }
@@ -692,14 +722,14 @@ fn eval(args: EvalArgs) -> Result<()> {
     drop(first_board);
     let threads = threads(args.data.threads);
     let games = load_games_limited(&args.data)?;
-    let refs: Vec<&GameRecord> = games.iter().collect();
+    let refs: Vec<&TrainGame> = games.iter().collect();
     let progress = bar(refs.len(), "extracting");
     let (set, skipped) = extract(weights.spec(), &refs, threads, &progress);
     progress.finish_and_clear();
     if set.n_competitions() == 0 {
         return fail(format!(
             "{}: no positions to evaluate ({} games read)",
-            file_names(&args.data.games),
+            file_names(&args.data.files()),
             games.len()
         ));
     }
@@ -770,7 +800,7 @@ fn group_names(spec: &FeatureSpec) -> Vec<String> {
 fn export_mm(args: ExportArgs) -> Result<()> {
     let spec = parse_spec(&args.groups)?;
     let games = load_games_limited(&args.data)?;
-    let refs: Vec<&GameRecord> = games.iter().collect();
+    let refs: Vec<&TrainGame> = games.iter().collect();
     let progress = bar(refs.len(), "extracting");
     let (set, _) = extract(&spec, &refs, threads(args.data.threads), &progress);
     progress.finish_and_clear();
