@@ -11,6 +11,8 @@
 #   EVALUATOR (env): an evaluator file the variant reads instead of the default's (frozen beside
 #     the players when the run starts; then also set TAG), e.g. a retrained one: VARIANT can be
 #     a file that changes nothing (`same`).
+#   WEIGHTS (env): a weights file the variant reads instead of the default's (frozen like
+#     EVALUATOR; then also set TAG), e.g. retrained gammas with VARIANT `same`.
 #   VARIANT_TURN (env): the variant's seconds a turn instead of 1 (then also set TAG), e.g.
 #     `TAG=turn2 VARIANT_TURN=2 run.sh same`: what twice the time is worth to the same engine.
 # Results: experiments/tree-defence/default-vs-VARIANT.{jsonl,txt} (BASE-vs-...); engine logs (for
@@ -37,6 +39,11 @@ if [ -n "${EVALUATOR:-}" ]; then
   [ -e "$work/variant.eval" ] || cp "$EVALUATOR" "$work/variant.eval"
   variant_eval="$work/variant.eval"
 fi
+variant_weights="$work/default.weights"
+if [ -n "${WEIGHTS:-}" ]; then
+  [ -e "$work/variant.weights" ] || cp "$WEIGHTS" "$work/variant.weights"
+  variant_weights="$work/variant.weights"
+fi
 # The frozen book unless the variant names its own (e.g. `book = "none"`): an option would
 # override the variant's file.
 book=(--book "$work/default.book")
@@ -51,7 +58,7 @@ results="$here/$name.jsonl"
 resume_flag "$results"
 "$work/bin/liuzi-match" \
   --engine "name=$base st=1 cmd='$work/bin/liuzi $first gtp --threads 1 -v'" \
-  --engine "name=$variant st=${VARIANT_TURN:-1} cmd='$work/bin/liuzi --config $here/$variant.toml --weights $work/default.weights --evaluator $variant_eval ${book[*]} gtp --threads 1 -v'" \
+  --engine "name=$variant st=${VARIANT_TURN:-1} cmd='$work/bin/liuzi --config $here/$variant.toml --weights $variant_weights --evaluator $variant_eval ${book[*]} gtp --threads 1 -v'" \
   --games "$games" "${openings[@]}" --concurrency "$concurrency" \
   --results "$results" --engine-logs "$work/logs" --event "$name" \
   "${resume[@]}" | tee "$here/$name.txt"
