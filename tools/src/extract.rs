@@ -31,16 +31,6 @@ pub struct TrainGame {
     pub first_chosen: usize,
 }
 
-impl TrainGame {
-    /// A game every stone of which a player chose (expert and engine-free records).
-    pub fn chosen(record: GameRecord) -> Self {
-        TrainGame {
-            record,
-            first_chosen: 0,
-        }
-    }
-}
-
 pub fn empty_problem(spec: &FeatureSpec) -> Problem {
     let sizes: Vec<usize> = spec.groups().iter().map(|g| g.size()).collect();
     Problem::new(&sizes)

@@ -438,3 +438,39 @@ fn train_eval_scores_a_baseline_on_the_same_held_out_positions() {
     assert!(err.contains("missing.eval"), "{err}");
     assert!(!Path::new(&p("c.eval")).exists());
 }
+
+/// `--match-games` records train from the first chosen stone: a file of match records alone
+/// trains, and the same games read as match records give 3 positions a game fewer.
+#[test]
+fn match_games_skip_the_set_opening_stones() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    write_games(Path::new(&p("m.games")), 20);
+    run(&[
+        "train",
+        "--match-games",
+        &p("m.games"),
+        "--out",
+        &p("m.weights"),
+        "--max-sweeps",
+        "2",
+        "--tree-lines",
+        "0",
+        "--threads",
+        "2",
+        "--groups",
+        "own4,nearest",
+    ]);
+    let positions = |flag: &str| {
+        last_json(&run(&[
+            "eval",
+            "--weights",
+            &p("m.weights"),
+            flag,
+            &p("m.games"),
+        ]))["positions"]
+            .as_u64()
+            .unwrap()
+    };
+    assert_eq!(positions("--games") - positions("--match-games"), 3 * 20);
+}
