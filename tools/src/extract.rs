@@ -311,6 +311,17 @@ mod tests {
     use liuzi::rules::Point;
     use rand::{Rng, SeedableRng};
 
+    /// A short game in the centre: the boards the tests walk through.
+    const STONES: [(u8, u8); 7] = [
+        (9, 9),
+        (10, 10),
+        (10, 8),
+        (8, 8),
+        (11, 11),
+        (12, 9),
+        (9, 12),
+    ];
+
     /// The engine's tree strengths are the products of the gammas of the trainer's teams.
     #[test]
     fn engine_tree_strength_is_the_trainers_team_product() {
@@ -336,18 +347,7 @@ mod tests {
             .collect();
         let mut board = Board::standard();
         let mut values = vec![0u32; offsets.len()];
-        for (i, &(c, r)) in [
-            (9, 9),
-            (10, 10),
-            (10, 8),
-            (8, 8),
-            (11, 11),
-            (12, 9),
-            (9, 12),
-        ]
-        .iter()
-        .enumerate()
-        {
+        for (i, &(c, r)) in STONES.iter().enumerate() {
             let fb = FeatureBoard::new(&board);
             let ctx = fb.context();
             for p in board.legal_points() {
@@ -365,20 +365,12 @@ mod tests {
         }
     }
 
-    /// A match's set opening stones are replayed, not trained on: the same game yields three
-    /// fewer positions, and the positions it keeps are the ones from the fourth stone on.
+    /// A match's set opening stones are replayed, not trained on: the same game yields one
+    /// position fewer for each stone set.
     #[test]
     fn set_opening_stones_are_replayed_not_trained_on() {
         let mut board = Board::standard();
-        for (c, r) in [
-            (9, 9),
-            (10, 10),
-            (10, 8),
-            (8, 8),
-            (11, 11),
-            (12, 9),
-            (9, 12),
-        ] {
+        for (c, r) in STONES {
             board.play(Point::new(c, r)).unwrap();
         }
         let record = GameRecord::from_board(&board);
