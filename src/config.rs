@@ -102,6 +102,9 @@ pub struct TimeSection {
     pub min_turns_left: u32,
     /// Part of a two-stone turn's budget the first stone gets.
     pub first_stone_share: f64,
+    /// In main time, a stone still undecided at its planned time runs on for up to this
+    /// multiple of that time.
+    pub unsettled_extension: f64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -358,6 +361,12 @@ impl EngineConfig {
                 t.first_stone_share
             ));
         }
+        if !(t.unsettled_extension.is_finite() && (0.0..=4.0).contains(&t.unsettled_extension)) {
+            return Err(format!(
+                "time.unsettled_extension must be in 0..=4, not {}",
+                t.unsettled_extension
+            ));
+        }
         if !(t.lag_margin_seconds.is_finite() && (0.0..1e4).contains(&t.lag_margin_seconds)) {
             return Err(format!(
                 "time.lag_margin_seconds must be >= 0, not {}",
@@ -501,6 +510,10 @@ mod tests {
                 "time.stone_seconds must be a positive",
             ),
             ("[time]\ndepth_turn_seconds = []\n", "at least one level"),
+            (
+                "[time]\nunsettled_extension = 5.0\n",
+                "time.unsettled_extension must be in 0..=4, not 5",
+            ),
             ("[c6]\nletters = \"xyz\"\n", "my.toml: "),
             ("[engine]\nsearch = \"minimax\"\n", "my.toml: "),
             ("[alphabeta]\nwdth = 3\n", "unknown key `alphabeta.wdth`"),

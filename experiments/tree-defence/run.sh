@@ -15,6 +15,8 @@
 #     EVALUATOR; then also set TAG), e.g. retrained gammas with VARIANT `same`.
 #   VARIANT_TURN (env): the variant's seconds a turn instead of 1 (then also set TAG), e.g.
 #     `TAG=turn2 VARIANT_TURN=2 run.sh same`: what twice the time is worth to the same engine.
+#   TC (env): a game clock for both engines instead of 1 s a turn, MAIN seconds a game (GTP
+#     `time_settings MAIN 0 0` and `time_left`; then also set TAG), e.g. `TAG=tc30 TC=30`.
 # Results: experiments/tree-defence/default-vs-VARIANT.{jsonl,txt} (BASE-vs-...); engine logs (for
 # experiments/tuning/strength/budget.py): target/tree-defence-run/default-vs-VARIANT.logs/.
 set -euo pipefail
@@ -54,11 +56,13 @@ if [ -n "${BASE:-}" ]; then
   first="--config $here/$BASE.toml --weights $work/default.weights --evaluator $work/default.eval --book $work/default.book"
 fi
 opening_flags "$seed"
+time_base="st=1"; time_variant="st=${VARIANT_TURN:-1}"
+if [ -n "${TC:-}" ]; then time_base="tc=$TC"; time_variant="tc=$TC"; fi
 results="$here/$name.jsonl"
 resume_flag "$results"
 "$work/bin/liuzi-match" \
-  --engine "name=$base st=1 cmd='$work/bin/liuzi $first gtp --threads 1 -v'" \
-  --engine "name=$variant st=${VARIANT_TURN:-1} cmd='$work/bin/liuzi --config $here/$variant.toml --weights $variant_weights --evaluator $variant_eval ${book[*]} gtp --threads 1 -v'" \
+  --engine "name=$base $time_base cmd='$work/bin/liuzi $first gtp --threads 1 -v'" \
+  --engine "name=$variant $time_variant cmd='$work/bin/liuzi --config $here/$variant.toml --weights $variant_weights --evaluator $variant_eval ${book[*]} gtp --threads 1 -v'" \
   --games "$games" "${openings[@]}" --concurrency "$concurrency" \
   --results "$results" --engine-logs "$work/logs" --event "$name" \
   "${resume[@]}" | tee "$here/$name.txt"

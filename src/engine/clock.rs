@@ -85,6 +85,9 @@ pub struct TimePolicy {
     pub min_stone_time: Duration,
     /// No turn is planned longer than this, whatever the clock says.
     pub max_turn_time: Duration,
+    /// In main time, a stone whose choice is still close at its planned time may run on for up
+    /// to this multiple of that time (0 = never).
+    pub unsettled_extension: f64,
 }
 
 impl Default for TimePolicy {
@@ -96,6 +99,7 @@ impl Default for TimePolicy {
             first_stone_share: 0.6,
             min_stone_time: Duration::from_millis(10),
             max_turn_time: MAX_TURN_TIME,
+            unsettled_extension: 0.0,
         }
     }
 }
@@ -109,6 +113,7 @@ impl TimePolicy {
             turn_horizon: t.turn_horizon,
             min_turns_left: t.min_turns_left,
             first_stone_share: t.first_stone_share,
+            unsettled_extension: t.unsettled_extension,
             ..TimePolicy::default()
         }
     }
@@ -193,23 +198,26 @@ impl Clock {
     pub fn stone_budget(&self, board: &Board) -> StoneBudget {
         let share = self.share(board);
         let first_of_pair = board.stage() == Stage::First && board.stone_count() > 0;
-        let (time, banked) = match self.limited() {
+        let (time, banked, extension) = match self.limited() {
             Some(settings) => {
                 let left = self.time_left(board.to_move(), &settings);
                 // Main time banks what a stone leaves; a period banks it for its later stones.
                 let banked = left.stones != 1;
-                (Some(self.clock_budget(board, &settings, share)), banked)
+                let (time, extension) = self.clock_budget(board, &settings, share);
+                (Some(time), banked, extension)
             }
             None => match self.default_turn_time {
                 Some(turn) => (
                     Some(self.turn_time_budget(board, turn, share)),
                     first_of_pair,
+                    None,
                 ),
-                None => (self.default_stone_time, false),
+                None => (self.default_stone_time, false, None),
             },
         };
         StoneBudget {
             banked: banked && time.is_some(),
+            extension,
             ..StoneBudget::with_time(time.map(|t| t.max(self.policy.min_stone_time)))
         }
     }
@@ -237,7 +245,14 @@ impl Clock {
         }
     }
 
-    fn clock_budget(&self, board: &Board, settings: &TimeSettings, share: f64) -> Duration {
+    /// A stone's time from a clock, and in main time how much longer it may run while its
+    /// choice is close (`unsettled_extension`; never past what the clock allows this stone).
+    fn clock_budget(
+        &self,
+        board: &Board,
+        settings: &TimeSettings,
+        share: f64,
+    ) -> (Duration, Option<Duration>) {
         let p = &self.policy;
         let margin = |at_stake: Duration| lag_margin(p.lag, at_stake);
         let left = self.time_left(board.to_move(), settings);
@@ -258,7 +273,10 @@ impl Clock {
             let in_period = stones_this_turn.min(left.stones);
             let raw = left.time / left.stones * in_period;
             let turn = (raw - margin(raw)).min(p.max_turn_time);
-            return stone_of(turn, in_period).min(left.time - margin(left.time));
+            return (
+                stone_of(turn, in_period).min(left.time - margin(left.time)),
+                None,
+            );
         }
         let turn_index = (board.stone_count() as u32).div_ceil(2);
         let turns_left = p
@@ -277,7 +295,14 @@ impl Clock {
             turn += period_turn - margin(period_turn);
             cap = left.time + period_per_stone - margin(period_per_stone);
         }
-        stone_of(turn.min(p.max_turn_time), stones_this_turn).min(cap)
+        let time = stone_of(turn.min(p.max_turn_time), stones_this_turn).min(cap);
+        // Lent by the later turns of the horizon: at most this stone's time again, times the
+        // setting, and no further than the cap.
+        let extension = time
+            .mul_f64(p.unsettled_extension)
+            .min(cap.saturating_sub(time))
+            .min(p.max_turn_time.saturating_sub(time));
+        (time, (!extension.is_zero()).then_some(extension))
     }
 }
 
@@ -392,6 +417,46 @@ mod tests {
         // Main time banks for later turns, whether byo-yomi follows or not.
         assert!(clock(60.0, 0.0, 0).stone_budget(&second).banked);
         assert!(clock(60.0, 30.0, 5).stone_budget(&second).banked);
+    }
+
+    #[test]
+    fn only_main_time_lends_a_close_choice_more_time_and_never_past_the_clock() {
+        let b = board_with(3);
+        let with = |mut c: Clock, extension: f64| {
+            c.policy.unsettled_extension = extension;
+            c.stone_budget(&b)
+        };
+        // Off by default; then the planned time again (the setting's multiple).
+        assert_eq!(with(clock(300.0, 0.0, 0), 0.0).extension, None);
+        let budget = with(clock(300.0, 0.0, 0), 1.0);
+        assert_eq!(budget.extension, budget.time);
+        let half = with(clock(300.0, 0.0, 0), 0.5);
+        assert_eq!(half.extension, Some(half.time.unwrap().mul_f64(0.5)));
+        // Byo-yomi periods, fixed turn times and no clock: the time is the deadline.
+        assert_eq!(with(clock(0.0, 2.0, 2), 1.0).extension, None);
+        let mut fixed = Clock {
+            default_turn_time: Some(secs(1.0)),
+            ..Clock::default()
+        };
+        fixed.policy.unsettled_extension = 1.0;
+        assert_eq!(fixed.stone_budget(&b).extension, None);
+        // Little main time left: the stone and its extension together stay within the clock.
+        let mut c = clock(300.0, 0.0, 0);
+        c.policy.unsettled_extension = 4.0;
+        for left in [0.05, 0.5, 3.0] {
+            c.set_time_left(
+                Color::Black,
+                TimeLeft {
+                    time: secs(left),
+                    stones: 0,
+                },
+            );
+            let budget = c.stone_budget(&b);
+            let total = budget.time.unwrap() + budget.extension.unwrap_or_default();
+            let cap =
+                (secs(left) - lag_margin(c.policy.lag, secs(left))).max(c.policy.min_stone_time);
+            assert!(total <= cap, "{total:?} > {cap:?} with {left} s left");
+        }
     }
 
     #[test]

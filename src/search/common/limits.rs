@@ -40,6 +40,10 @@ pub struct Limits {
     /// stone, or later turns of a game clock). The MCTS early stop then ends a settled search
     /// at once; otherwise it waits for `search.early_stop_min_share` of the budget.
     pub banked: bool,
+    /// MCTS: how far past `time` the search may run while its choice is still close (a game
+    /// clock's main time lends it from later turns); `None` = `time` is the deadline.
+    /// Alpha-beta ignores it.
+    pub extension: Option<Duration>,
     /// MCTS: playouts for this stone (this search's, not counting reused ones).
     pub playouts: Option<u64>,
     /// Alpha-beta: nodes for this stone.
@@ -57,6 +61,7 @@ impl fmt::Debug for Limits {
         f.debug_struct("Limits")
             .field("time", &self.time)
             .field("banked", &self.banked)
+            .field("extension", &self.extension)
             .field("playouts", &self.playouts)
             .field("nodes", &self.nodes)
             .field("depth", &self.depth)

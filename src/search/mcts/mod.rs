@@ -12,6 +12,7 @@
 //! * The final choice, principal variation and log line ([`outcome`](self::outcome)).
 
 mod expand;
+mod extension;
 mod minimax;
 mod node;
 mod outcome;
@@ -37,7 +38,7 @@ use crate::tactics::{Solver, SolverLimits, StopSignal};
 use expand::{expand, ExpandScratch, Narrowing};
 use std::collections::HashSet;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tree::{Tree, ROOT};
 
 /// Monte-Carlo tree search over positions built by `F`.
@@ -261,7 +262,10 @@ impl<F: PositionFactory> Search<F> {
             || (verify_stones > 0 && board.stone_count() >= verify_stones as usize)
             || (limits.time.is_none() && playout_cap.is_none())
         {
-            return (self.search_and_check(board, root_pos, limits, start), None);
+            return (
+                self.search_and_check(board, root_pos, limits, start).0,
+                None,
+            );
         }
         let searching = Limits {
             time: limits
@@ -269,11 +273,11 @@ impl<F: PositionFactory> Search<F> {
                 .map(|t| t.mul_f32(1.0 - self.params.verify_share)),
             ..limits.clone()
         };
-        let playouts = self.search_and_check(board, root_pos, &searching, start);
+        let (playouts, extended) = self.search_and_check(board, root_pos, &searching, start);
         if limits.stopped() {
             return (playouts, None);
         }
-        let deadline = limits.time.map(|t| start + t);
+        let deadline = limits.time.map(|t| start + t + extended);
         let nodes = playout_cap.map(|n| n.saturating_mul(verify::NODES_PER_PLAYOUT).max(1));
         let preferred = self.verify_choice(board, deadline, nodes, limits.observer.as_deref());
         // The judgements rarely need all their time: the rest grows the tree the next stone
@@ -282,33 +286,38 @@ impl<F: PositionFactory> Search<F> {
         (playouts + resumed, preferred)
     }
 
-    /// The workers' search, then the pair check (`solver_pair_check_share` of the stone's time,
-    /// kept back from the search; with a playout limit and no clock, a node budget by the
-    /// playouts), then the search again for whatever time the check left. Returns the playouts.
+    /// The workers' search (run on while the choice is close, within `limits.extension`), then
+    /// the pair check (`solver_pair_check_share` of the stone's time, kept back from the search;
+    /// with a playout limit and no clock, a node budget by the playouts), then the search again
+    /// for whatever time the check left. Returns the playouts and the time the extension took.
     fn search_and_check(
         &mut self,
         board: &Board,
         root_pos: &F::Position,
         limits: &Limits,
         start: Instant,
-    ) -> u64 {
+    ) -> (u64, Duration) {
         let share = self.params.tactics.solver_pair_check_share;
         let playout_cap = min_cap(limits.playouts, self.params.playout_limit());
         if !self.params.tactics.solver
             || share <= 0.0
             || (limits.time.is_none() && playout_cap.is_none())
         {
-            return self.run_workers(board, root_pos, limits, start);
+            let playouts = self.run_workers(board, root_pos, limits, start, false);
+            let (extra, extended) = self.extend(board, root_pos, limits, playout_cap);
+            return (playouts + extra, extended);
         }
         let searching = Limits {
             time: limits.time.map(|t| t.mul_f32(1.0 - share)),
             ..limits.clone()
         };
-        let playouts = self.run_workers(board, root_pos, &searching, start);
+        let playouts = self.run_workers(board, root_pos, &searching, start, false);
         if limits.stopped() {
-            return playouts;
+            return (playouts, Duration::ZERO);
         }
-        let deadline = limits.time.map(|t| start + t);
+        // Extended before the check, so that the check sees the pair the search settles on.
+        let (extra, extended) = self.extend(board, root_pos, limits, playout_cap);
+        let deadline = limits.time.map(|t| start + t + extended);
         let budget = pair_check::CheckBudget {
             deadline,
             nodes: playout_cap.map_or(u64::MAX, |n| {
@@ -326,7 +335,46 @@ impl<F: PositionFactory> Search<F> {
             self.check_pairs(board, left);
         }
         // The time the check left goes back to the search (not the playouts: those were run).
-        playouts + self.resume(board, root_pos, limits, deadline, playout_cap)
+        let resumed = self.resume(board, root_pos, limits, deadline, playout_cap);
+        (playouts + extra + resumed, extended)
+    }
+
+    /// The search past the stone's planned time while the root's choice is close, for at most
+    /// `limits.extension` (only under a clock, never under a playout limit). Returns the
+    /// playouts and the time it took.
+    fn extend(
+        &mut self,
+        board: &Board,
+        root_pos: &F::Position,
+        limits: &Limits,
+        playout_cap: Option<u64>,
+    ) -> (u64, Duration) {
+        let Some(extension) = limits.extension.filter(|e| !e.is_zero()) else {
+            return (0, Duration::ZERO);
+        };
+        if playout_cap.is_some()
+            || limits.time.is_none()
+            || limits.stopped()
+            || !extension::unsettled(&self.tree)
+        {
+            return (0, Duration::ZERO);
+        }
+        let start = Instant::now();
+        let extended = Limits {
+            time: Some(extension),
+            extension: None,
+            ..limits.clone()
+        };
+        let playouts = self.run_workers(board, root_pos, &extended, start, true);
+        let took = start.elapsed();
+        tracing::info!(
+            "stone {}: extended {:.3} s of {:.3} s, {} playouts (a close choice)",
+            board.stone_count() + 1,
+            took.as_secs_f64(),
+            extension.as_secs_f64(),
+            playouts
+        );
+        (playouts, took)
     }
 
     /// The search again until `deadline`, after a check that left time over; nothing under a
@@ -346,7 +394,7 @@ impl<F: PositionFactory> Search<F> {
                     time: Some(left),
                     ..limits.clone()
                 };
-                self.run_workers(board, root_pos, &resumed, Instant::now())
+                self.run_workers(board, root_pos, &resumed, Instant::now(), false)
             }
             None => 0,
         }

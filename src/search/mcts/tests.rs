@@ -446,6 +446,31 @@ fn early_stop_saves_playouts_when_the_choice_is_settled_and_the_time_is_banked()
 }
 
 #[test]
+fn a_playout_limit_is_never_extended() {
+    // The extension lends time; a fixed-playout search (bench, reproducible runs) has none to
+    // lend and must play the same stone with the same playouts whatever `extension` says.
+    let b = board_of(&[p(9, 9), p(10, 10), p(8, 10)]);
+    let limited = |extension| {
+        let mut s = Search::new(
+            SearchParams {
+                threads: 1,
+                seed: 5,
+                ..params(3000)
+            },
+            SimpleFactory,
+        );
+        let limits = Limits {
+            extension,
+            banked: true,
+            ..Limits::default()
+        };
+        let o = s.think(&b, &limits).unwrap();
+        (o.best, o.playouts, o.root_visits)
+    };
+    assert_eq!(limited(None), limited(Some(Duration::from_secs(5))));
+}
+
+#[test]
 fn two_searches_alternating_keep_consistent_trees() {
     for game in 0..3u64 {
         let mut a = Search::new(

@@ -2,6 +2,7 @@
 //! and time limits, the caller's observer (stop requests, progress) and the early stop.
 
 use super::expand::{earlier_siblings, expand, narrow_to_zone, ExpandScratch, Narrowing};
+use super::extension;
 use super::minimax;
 use super::node::{Children, Expansion, Proof, MAX_VISITS, REWARD_UNIT};
 use super::outcome::root_children;
@@ -37,6 +38,9 @@ struct Shared<'a> {
     max_playouts: Option<u64>,
     /// Share of the budget before the early stop may fire: 0 when unused time is banked.
     early_stop_min_share: f64,
+    /// A search past the planned time (`Limits::extension`): it ends as soon as the root's
+    /// choice is no longer close.
+    until_settled: bool,
     cutoff: Option<Cutoff<'a>>,
     /// Values the leaves playouts start from (`params.value_mix > 0` or
     /// `params.minimax_weight > 0`).
@@ -140,12 +144,15 @@ fn play_out<P: SearchPosition>(
 }
 
 impl<F: PositionFactory> Search<F> {
+    /// Runs the workers until a limit of `limits` (or, `until_settled`, a settled root choice);
+    /// returns the playouts.
     pub(super) fn run_workers(
         &self,
         board: &Board,
         root_pos: &F::Position,
         limits: &Limits,
         start: Instant,
+        until_settled: bool,
     ) -> u64 {
         let max_playouts = min_cap(limits.playouts, self.params.playout_limit());
         let shared = Shared {
@@ -159,6 +166,7 @@ impl<F: PositionFactory> Search<F> {
             start,
             deadline: limits.time.map(|t| start + t),
             max_playouts,
+            until_settled,
             early_stop_min_share: if limits.banked {
                 0.0
             } else {
@@ -355,6 +363,13 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
                 let children = root_children(tree, shared.size);
                 observer.progress(done, shared.start.elapsed(), &children);
             }
+        }
+        if thread == 0
+            && shared.until_settled
+            && local.is_multiple_of(EARLY_STOP_INTERVAL)
+            && !extension::unsettled(tree)
+        {
+            shared.stop.store(true, Ordering::Relaxed);
         }
         if thread == 0
             && params.early_stop
