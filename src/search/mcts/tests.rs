@@ -318,8 +318,11 @@ fn keeps_to_its_time_budget() {
     let o = s.think(&b, &Limits::with_time(Some(budget))).unwrap();
     let elapsed = start.elapsed();
     assert!(o.playouts > 0);
+    // Generous: a shared machine may hold a thread back for tens of milliseconds (a loaded
+    // 2-core run took 232 ms); a search that ignored its deadline, or ran an extension no one
+    // gave it, would take seconds.
     assert!(
-        elapsed < budget + Duration::from_millis(60),
+        elapsed < budget + Duration::from_millis(400),
         "took {elapsed:?} for {budget:?}"
     );
     assert!(elapsed >= budget - Duration::from_millis(5));

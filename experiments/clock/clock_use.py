@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+"""How much of a game clock each engine of a liuzi-match run used (docs/README-strength.md, section 26).
+
+Usage: clock_use.py MAIN_SECONDS RESULTS.jsonl...
+
+Per engine: games, the median and mean share of its main time used (`time_ms` of each game, as
+the runner measured it), the share of games in which it used more than 90%, and the median
+number of the game's turns (both sides; a game's first stone counts as a turn).
+"""
+import json
+import statistics
+import sys
+from collections import defaultdict
+
+
+def main() -> None:
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    main_seconds = float(sys.argv[1])
+    used = defaultdict(list)
+    turns = []
+    for path in sys.argv[2:]:
+        with open(path) as f:
+            for line in f:
+                game = json.loads(line)
+                turns.append(len(game["moves"].split()))
+                for engine, ms in zip((game["black"], game["white"]), game["time_ms"]):
+                    used[engine].append(ms / 1000 / main_seconds)
+    print(f"{len(turns)} games, median {statistics.median(turns):g} turns (both sides)")
+    print(f"{'engine':<16}{'games':>7}{'median used':>13}{'mean used':>11}{'> 90%':>8}")
+    for engine, shares in sorted(used.items()):
+        over = sum(s > 0.9 for s in shares) / len(shares)
+        print(
+            f"{engine:<16}{len(shares):>7}{statistics.median(shares):>12.0%}"
+            f"{statistics.mean(shares):>11.0%}{over:>8.0%}"
+        )
+
+
+if __name__ == "__main__":
+    main()
