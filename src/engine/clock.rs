@@ -3,9 +3,11 @@
 //!
 //! Connect6 turns have two stones and GTP asks for them one at a time, so the clock plans a
 //! whole turn and splits it: the first stone gets `first_stone_share` of the turn (it decides
-//! the pair; the tree it builds is reused for the second), the second stone the rest. Turns
-//! left are counted as max(turn_horizon − turn, min_turns_left) (design.md A3: KataGomo's
-//! 28-round forced win, typical 25–40-turn games). A lag margin is kept back from every
+//! the pair; the tree it builds is reused for the second), the second stone the rest. In main
+//! time the second stone's turn is planned afresh from the clock, so it gets a whole turn and a
+//! turn may take 1 + `first_stone_share` planned turns; the plan counts the turns of both
+//! sides, max(turn_horizon − turn, min_turns_left), so the two roughly cancel (measured as a
+//! whole: docs/README-strength.md section 26). A lag margin is kept back from every
 //! deadline so the controller's clock, which also counts pipe and process delays, never
 //! runs out; it scales with the time at stake (never more than a tenth of a turn), so short
 //! budgets keep most of their time. No turn plans more than `max_turn_time`, however large
@@ -64,6 +66,17 @@ pub struct TimeLeft {
 /// Longest turn a clock may plan: ten minutes, far above any tournament's turn time.
 pub const MAX_TURN_TIME: Duration = Duration::from_secs(600);
 
+/// What a stone costs beyond its search (the protocol's commands, the board's update, the
+/// root's forced-stone checks), kept back for every stone still to come under sudden death.
+const STONE_OVERHEAD: Duration = Duration::from_millis(2);
+
+/// The most stones the side to move may still place: half the empty points, and this turn's
+/// second stone.
+fn own_stones_left(board: &Board) -> u32 {
+    let empty = (board.size() * board.size()).saturating_sub(board.stone_count()) as u32;
+    empty.div_ceil(2) + 1
+}
+
 /// The lag margin kept back from `at_stake`: the configured margin, but never more than a
 /// tenth of it.
 pub fn lag_margin(lag: Duration, at_stake: Duration) -> Duration {
@@ -94,7 +107,7 @@ impl Default for TimePolicy {
     fn default() -> Self {
         TimePolicy {
             lag: Duration::from_millis(300),
-            turn_horizon: 30,
+            turn_horizon: 16,
             min_turns_left: 10,
             first_stone_share: 0.6,
             min_stone_time: Duration::from_millis(10),
@@ -284,9 +297,18 @@ impl Clock {
             .saturating_sub(turn_index)
             .max(p.min_turns_left)
             .max(1);
-        let raw = left.time / turns_left;
+        // Sudden death: what every stone the side may still have to play costs at the least is
+        // kept back, so that a game played to a full board never runs past the clock (before
+        // this, such games ended with each stone taking the 10 ms floor from an empty clock).
+        let reserve = if settings.has_byo_yomi() {
+            Duration::ZERO
+        } else {
+            (p.min_stone_time + STONE_OVERHEAD) * own_stones_left(board)
+        };
+        let usable = left.time.saturating_sub(reserve);
+        let raw = usable / turns_left;
         let mut turn = raw - margin(raw);
-        let mut cap = left.time - margin(left.time);
+        let mut cap = usable - margin(usable);
         if settings.has_byo_yomi() {
             // Byo-yomi still comes after main time: each turn may count on its share of a
             // period (Leela Zero's max_time_for_move), and a stone may run into the period.
@@ -464,8 +486,13 @@ mod tests {
         let mut c = clock(300.0, 0.0, 0);
         let b = board_with(3);
         let t = c.stone_budget(&b).time.unwrap().as_secs_f64();
-        // Turn 2 of a 30-turn horizon: 300 / 28 per turn less the lag, 60% for the first stone.
-        assert!((t - 0.6 * (300.0 / 28.0 - 0.3)).abs() < 1e-3, "{t}");
+        // Turn 2 of a 16-turn horizon: 300 s, less 12 ms for each of the 180 stones Black may
+        // still place, over 14 turns, less the lag; 60% for the first stone.
+        assert_eq!(own_stones_left(&b), 180);
+        assert!(
+            (t - 0.6 * ((300.0 - 2.16) / 14.0 - 0.3)).abs() < 1e-3,
+            "{t}"
+        );
         for left in [0.0, 0.1, 0.5, 2.0, 20.0] {
             c.set_time_left(
                 Color::Black,
@@ -488,7 +515,56 @@ mod tests {
             },
         );
         let late = c.stone_budget(&board_with(83)).time.unwrap().as_secs_f64();
-        assert!((late - 0.6 * 9.7).abs() < 1e-3, "{late}");
+        // 140 stones still possible keep 1.68 s back.
+        assert!(
+            (late - 0.6 * ((100.0 - 1.68) / 10.0 - 0.3)).abs() < 1e-3,
+            "{late}"
+        );
+    }
+
+    #[test]
+    fn sudden_death_lasts_to_a_full_board() {
+        // White plays a whole 19x19 game under a 20 s sudden-death clock, every stone taking
+        // its full budget and 2 ms more: the clock never runs out (each stone's budget fits in
+        // what is left), however long the game. Stones go on a pattern without six in a row
+        // ((x + 2y) mod 4 < 2 for Black), so the board fills without a winner.
+        let mut c = clock(20.0, 0.0, 0);
+        let mut b = Board::standard();
+        let (mut black, mut white): (Vec<Point>, Vec<Point>) = (0..19u8)
+            .flat_map(|y| (0..19u8).map(move |x| Point::new(x, y)))
+            .partition(|p| (p.col as usize + 2 * p.row as usize) % 4 < 2);
+        let mut left = secs(20.0);
+        while let Some(point) = match b.to_move() {
+            Color::Black => black.pop(),
+            Color::White => white.pop(),
+        } {
+            if b.to_move() == Color::White {
+                c.set_time_left(
+                    Color::White,
+                    TimeLeft {
+                        time: left,
+                        stones: 0,
+                    },
+                );
+                let budget = c.stone_budget(&b).time.unwrap();
+                let spent = budget + STONE_OVERHEAD;
+                assert!(
+                    spent <= left,
+                    "stone {}: {spent:?} with {left:?} left",
+                    b.stone_count() + 1
+                );
+                left -= spent;
+            }
+            b.play(point).unwrap();
+        }
+        assert!(b.stone_count() > 340, "{} stones", b.stone_count());
+        // The price at this short clock: 2.17 s kept back for 181 stones, so White's first
+        // stone plans 0.64 s where 20 s / 15 turns would give 0.8 s (at 30 minutes: 0.1%).
+        let first = clock(20.0, 0.0, 0)
+            .stone_budget(&board_with(1))
+            .time
+            .unwrap();
+        assert!(first > secs(0.75 * 0.6 * 20.0 / 15.0), "{first:?}");
     }
 
     #[test]
@@ -516,8 +592,9 @@ mod tests {
         let c = clock(60.0, 30.0, 5);
         let b = board_with(3);
         let t = c.stone_budget(&b).time.unwrap().as_secs_f64();
-        // The lag of a 2.1 s turn is a tenth of it, not the whole 0.3 s.
-        let expected = 0.6 * (0.9 * 60.0 / 28.0 + (2.0 * 6.0 - 0.3));
+        // Turn 2 of a 16-turn horizon: 60 s / 14 less the 0.3 s lag, and the turn's share of a
+        // period. Byo-yomi follows: nothing is kept back for the later stones.
+        let expected = 0.6 * (60.0 / 14.0 - 0.3 + (2.0 * 6.0 - 0.3));
         assert!((t - expected).abs() < 1e-3, "{t} vs {expected}");
         let mut c = c;
         c.set_time_left(
@@ -565,13 +642,14 @@ mod tests {
             },
         );
         let t = c.stone_budget(&board_with(83)).time.unwrap();
-        // 0.123 s over 10 turns, less a tenth, 60% for the first stone: 6.642 ms, floored at
-        // the 10 ms minimum; a 1.5 s clock gives 81 ms.
+        // Less than the 1.68 s kept back for the 140 stones still possible: the 10 ms floor;
+        // 1.68 s more than 1.5 s gives 1.5 s over 10 turns, less a tenth, 60% for the first
+        // stone: 81 ms.
         assert_eq!(t, c.policy.min_stone_time);
         c.set_time_left(
             Color::Black,
             TimeLeft {
-                time: secs(1.5),
+                time: secs(1.68 + 1.5),
                 stones: 0,
             },
         );
