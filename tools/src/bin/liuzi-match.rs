@@ -50,7 +50,8 @@ struct Args {
     /// Per-turn limit in seconds for engines without their own time control.
     #[arg(long, value_name = "SECONDS")]
     st: Option<String>,
-    /// Slack over a time limit, for process and pipe latency.
+    /// Slack over a time limit, for process and pipe latency: on every turn of a per-turn limit;
+    /// with a game clock, once over the game (the time spent past an empty clock adds up).
     #[arg(long, default_value_t = 200, value_name = "MS")]
     margin_ms: u64,
     /// Longest turn allowed to an engine without a time control before it loses on time.

@@ -59,7 +59,8 @@ struct Args {
     opening_radius: usize,
     #[arg(long, default_value_t = 19)]
     size: usize,
-    /// Slack over a time limit, for process and pipe latency.
+    /// Slack over a time limit, for process and pipe latency: on every turn of a per-turn limit;
+    /// with a game clock, once over the game (the time spent past an empty clock adds up).
     #[arg(long, default_value_t = 200, value_name = "MS")]
     margin_ms: u64,
     /// Append every engine's stderr to DIR/NAME.stderr.log.

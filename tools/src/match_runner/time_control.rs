@@ -98,6 +98,9 @@ pub struct SideClock {
     control: Option<TimeControl>,
     remaining: Duration,
     used: Duration,
+    /// A clock's time spent beyond zero, over the whole game: the margin forgives latency
+    /// once, not a game played on an empty clock one margin a turn.
+    overdrawn: Duration,
 }
 
 impl SideClock {
@@ -110,6 +113,7 @@ impl SideClock {
             control,
             remaining,
             used: Duration::ZERO,
+            overdrawn: Duration::ZERO,
         }
     }
 
@@ -130,14 +134,19 @@ impl SideClock {
         self.used
     }
 
-    /// Books a finished turn. `Err` with a description when it went over `allowed + margin`.
+    /// Books a finished turn. `Err` with a description when it went over `allowed + margin`,
+    /// or, with a game clock, when the time spent past an empty clock adds up to more than
+    /// `margin` over the game.
     pub fn charge(&mut self, spent: Duration, margin: Duration) -> Result<(), String> {
         self.used += spent;
         let Some(control) = self.control else {
             return Ok(());
         };
         let allowed = self.allowed().unwrap_or_default();
-        if spent > allowed + margin {
+        if let TimeControl::Clock { .. } = control {
+            self.overdrawn += spent.saturating_sub(allowed);
+        }
+        if spent > allowed + margin || self.overdrawn > margin {
             return Err(match control {
                 TimeControl::PerTurn(_) => format!(
                     "turn took {:.3} s, limit {:.3} s",
@@ -145,9 +154,10 @@ impl SideClock {
                     allowed.as_secs_f64()
                 ),
                 TimeControl::Clock { .. } => format!(
-                    "turn took {:.3} s with {:.3} s left on the clock",
+                    "turn took {:.3} s with {:.3} s left on the clock ({:.3} s past it this game)",
                     spent.as_secs_f64(),
-                    allowed.as_secs_f64()
+                    allowed.as_secs_f64(),
+                    self.overdrawn.as_secs_f64()
                 ),
             });
         }
@@ -211,6 +221,30 @@ mod tests {
         let err = c.charge(secs(1.5), secs(0.1)).unwrap_err();
         assert!(err.contains("left on the clock"), "{err}");
         assert_eq!(c.used(), secs(12.55));
+    }
+
+    #[test]
+    fn the_margin_forgives_a_game_once_not_every_turn() {
+        // Sudden death: each turn over an empty clock by less than the margin, as an engine
+        // that plays on a 10 ms floor does, runs out once the overdraft passes the margin.
+        let mut c = SideClock::new(Some(TimeControl::Clock {
+            main: secs(1.0),
+            increment: Duration::ZERO,
+        }));
+        let margin = secs(0.2);
+        c.charge(secs(1.05), margin).unwrap();
+        assert_eq!(c.allowed(), Some(Duration::ZERO));
+        // 0.05 s past it, then 15 turns of 10 ms: 0.2 s, the margin.
+        for _ in 0..15 {
+            c.charge(secs(0.01), margin).unwrap();
+        }
+        let err = c.charge(secs(0.01), margin).unwrap_err();
+        assert!(err.contains("past it this game"), "{err}");
+        // A per-turn limit knows no overdraft: every turn has its own margin.
+        let mut t = SideClock::new(Some(TimeControl::PerTurn(secs(1.0))));
+        for _ in 0..100 {
+            t.charge(secs(1.1), margin).unwrap();
+        }
     }
 
     #[test]
