@@ -176,11 +176,19 @@ pub struct SolverParams {
     /// own, looking for its own win that starts with a single threat (then played at once).
     /// 0 = no look.
     pub solver_single_threat_share: f32,
+    /// Both searches: share of a stone's time the root may spend, after that, looking in threat
+    /// space for a quiet win of its own (a turn after which no pair of the opponent's stops the
+    /// VCDT that follows; `tactics::find_quiet_turn`), played at once. 0 = no look.
+    pub solver_quiet_turn_share: f32,
     /// MCTS: with the pair check on, this many of the most visited turns are checked for a
     /// quiet win (no threat, yet no pair of the opponent's breaks the VCDT that follows): ours at
     /// the root (one found is played), and the opponent's replies below each pair checked (one
     /// found proves the pair lost). 0 = none.
     pub solver_quiet_win_pairs: u32,
+    /// MCTS, within the pair check's time: the pair to be played is also checked for a quiet
+    /// win of the opponent's found in threat space (`tactics::find_quiet_turn`); one found
+    /// proves the pair lost.
+    pub solver_pair_check_quiet: bool,
     /// Every solve: a free stone of the attacker (its first stone alone made two threats) may go
     /// up to this many cells along a line from its stones, besides windows holding 2 of them
     /// (0: windows only, the narrower model).
@@ -334,6 +342,12 @@ impl SolverParams {
             return Err(format!(
                 "search.solver_single_threat_share must be in 0..=0.9, not {}",
                 self.solver_single_threat_share
+            ));
+        }
+        if !(0.0..=0.9).contains(&self.solver_quiet_turn_share) {
+            return Err(format!(
+                "search.solver_quiet_turn_share must be in 0..=0.9, not {}",
+                self.solver_quiet_turn_share
             ));
         }
         if self.solver_quiet_win_pairs > 1000 {

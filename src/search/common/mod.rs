@@ -28,7 +28,7 @@ pub use limits::{Limits, ThinkObserver, FALLBACK_STONE_TIME, PROGRESS_INTERVAL};
 pub use outcome::{Analysis, ChildAnalysis, Decision, SearchOutcome};
 pub use policy_position::{PolicyFactory, PolicyPosition};
 pub use position::{PositionFactory, SearchPosition, SearchRng};
-pub(crate) use root_plan::{root_plan, RootPlan};
+pub(crate) use root_plan::{quiet_turn_limits, root_plan, RootPlan};
 #[cfg(test)]
 pub(crate) use simple::{SimpleFactory, SimplePosition};
 pub use time_use::{StoneTime, TimeUse};

@@ -1,8 +1,9 @@
 //! The threat-space solver's root pre-pass, the same for both searches (design.md A2,
-//! "Threat-space search"): a proven VCDT of the side to move is played at once; when the
-//! opponent has one (if we passed), the root is cut to the defence zone, at a turn's first stone
-//! to the first stones that have a defending second one (pair defence), and at its second stone
-//! the zone cells verified to lose are marked lost. The MCTS's proofs inside its tree are in
+//! "Threat-space search"): a proven VCDT of the side to move is played at once, and so is its
+//! own win that starts with a single threat or with a quiet turn (each when its share of the
+//! time is set); when the opponent has one (if we passed), the root is cut to the defence zone,
+//! at a turn's first stone to the first stones that have a defending second one (pair defence),
+//! and at its second stone the zone cells verified to lose are marked lost. The MCTS's proofs inside its tree are in
 //! `mcts/proofs.rs`.
 
 use crate::config::SolverParams;
@@ -10,8 +11,9 @@ use crate::notation::format_gtp;
 use crate::patterns::{stones_left, CellSet};
 use crate::rules::{Board, Point};
 use crate::tactics::{
-    defend, partner, single_threat_win, DefenceLimits, Partner, SingleThreat, SingleThreatLimits,
-    Solver, SolverLimits, Threat, ThreatBoard, Verdict,
+    defend, find_quiet_turn, partner, single_threat_win, DefenceLimits, Partner, QuietTurn,
+    QuietTurnLimits, QuietWinLimits, SingleThreat, SingleThreatLimits, Solver, SolverLimits,
+    Threat, ThreatBoard, Verdict,
 };
 use std::time::{Duration, Instant};
 
@@ -91,6 +93,11 @@ pub(crate) fn root_plan(
             return RootPlan::Play(turn[2 - usize::from(stones)]);
         }
     }
+    if params.solver_quiet_turn_share > 0.0 {
+        if let Some(stone) = quiet_turn(solver, board, params, time, playouts) {
+            return RootPlan::Play(stone);
+        }
+    }
     let verify_nodes = params
         .solver_verify_nodes
         .min(budget / MAX_VERIFICATIONS as u64)
@@ -154,6 +161,61 @@ pub(crate) fn root_plan(
             allowed: defence.zone,
             lost: CellSet::new(),
         }
+    }
+}
+
+/// A quiet win of the side to move found in threat space ([`find_quiet_turn`]), within
+/// `solver_quiet_turn_share` of the stone's time: the stone to play now. At a turn's second
+/// stone the partner is found again among the single candidates ([`quiet_turn_limits`]).
+fn quiet_turn(
+    solver: &mut Solver,
+    board: &Board,
+    params: &SolverParams,
+    time: Option<Duration>,
+    playouts: Option<u64>,
+) -> Option<Point> {
+    let budget = playouts.map_or(u64::MAX, |n| n.saturating_mul(NODES_PER_PLAYOUT).max(1));
+    let stones = stones_left(board);
+    let max_time = time.map(|t| t.mul_f32(params.solver_quiet_turn_share));
+    let limits = quiet_turn_limits(params, stones, budget, max_time);
+    let mut tb = ThreatBoard::from_board(board);
+    let QuietTurn::Win(cells) = find_quiet_turn(solver, &mut tb, board.to_move(), stones, &limits)
+    else {
+        return None;
+    };
+    let turn: Vec<Point> = cells.iter().map(|&c| tb.point(c as usize)).collect();
+    let names: Vec<String> = turn.iter().map(|&p| format_gtp(p)).collect();
+    tracing::info!("solver: quiet win {}", names.join(" "));
+    Some(turn[0])
+}
+
+/// Limits of a search for a quiet turn of `stones` stones ([`find_quiet_turn`]) within `nodes`
+/// solver stones and `max_time`. At a turn's second stone the single candidates come from a pool
+/// as wide as the pairs' second stones, so that a pair's partner is among them.
+pub(crate) fn quiet_turn_limits(
+    params: &SolverParams,
+    stones: u8,
+    nodes: u64,
+    max_time: Option<Duration>,
+) -> QuietTurnLimits {
+    let defaults = QuietTurnLimits::default();
+    QuietTurnLimits {
+        cells: if stones == 2 {
+            defaults.cells
+        } else {
+            3 * defaults.cells
+        },
+        screen_nodes: defaults.screen_nodes.min(nodes),
+        proof: QuietWinLimits {
+            vcdt_nodes: params.solver_root_nodes.min(nodes),
+            // As the tree's quiet-win checks (mcts/quiet_wins.rs): 5,000-node verifications
+            // leave Cloudict's quiet wins undecided, 20,000 prove them.
+            verify_nodes: params.solver_verify_nodes.saturating_mul(4).min(nodes),
+            max_nodes: nodes,
+            max_time,
+            free_reach: params.solver_free_reach,
+        },
+        ..defaults
     }
 }
 

@@ -3,7 +3,8 @@
 //! solved with the root's node limit, and a win that starts with a single threat
 //! ([`single_threat_win`]: a four plus a building stone, after which no block-and-free-stone
 //! pair of ours stops a VCDT). These are how Cloudict wins most of its games against us
-//! (docs/README-strength.md section 9). A pair proven lost is marked so in the tree, the loss
+//! (docs/README-strength.md section 9), and, when asked, a quiet win of the opponent's found in
+//! threat space (section 27). A pair proven lost is marked so in the tree, the loss
 //! backs up, and the next best pair is checked while the check's time lasts.
 
 use super::node::Proof;
@@ -12,10 +13,10 @@ use super::tree::{Tree, ROOT};
 use super::Search;
 use crate::notation::format_gtp;
 use crate::rules::{Board, Point, Stage};
-use crate::search::common::PositionFactory;
+use crate::search::common::{quiet_turn_limits, PositionFactory};
 use crate::tactics::{
-    partner, single_threat_win, DefenceLimits, Partner, SingleThreat, SingleThreatLimits, Solver,
-    SolverLimits, ThreatBoard, Verdict,
+    find_quiet_turn, partner, single_threat_win, DefenceLimits, Partner, QuietTurn, SingleThreat,
+    SingleThreatLimits, Solver, SolverLimits, ThreatBoard, Verdict,
 };
 use std::time::Instant;
 
@@ -189,6 +190,9 @@ impl<F: PositionFactory> Search<F> {
                 why
             } else if let Some(reply) = self.find_quiet_win(board, &path, spent(&self.solver)) {
                 Refutation::Quiet(reply)
+            } else if let Some(reply) = self.quiet_reply(board, &stones, spent(&self.solver)) {
+                self.mark_lost(board, &path);
+                Refutation::Quiet(reply)
             } else if let Some(why) = {
                 let left = spent(&self.solver);
                 single_threat_after(&mut self.solver, board, &stones, reach, left)
@@ -206,6 +210,27 @@ impl<F: PositionFactory> Search<F> {
             }
         }
         marked
+    }
+
+    /// The opponent's quiet win after our `stones` found in threat space
+    /// (`solver_pair_check_quiet`), within the budget.
+    fn quiet_reply(
+        &mut self,
+        board: &Board,
+        stones: &[Point],
+        budget: CheckBudget,
+    ) -> Option<Vec<Point>> {
+        if !self.params.tactics.solver_pair_check_quiet || budget.nodes == 0 {
+            return None;
+        }
+        let after = board_after(board, stones)?;
+        let limits = quiet_turn_limits(&self.params.tactics, 2, budget.nodes, time_left(budget));
+        let mut tb = ThreatBoard::from_board(&after);
+        let opponent = after.to_move();
+        match find_quiet_turn(&mut self.solver, &mut tb, opponent, 2, &limits) {
+            QuietTurn::Win(cells) => Some(cells.iter().map(|&c| tb.point(c as usize)).collect()),
+            QuietTurn::None | QuietTurn::Unknown => None,
+        }
     }
 
     /// Marks the last edge of `path` (from the root) lost and backs the loss up.
@@ -376,6 +401,45 @@ pub(super) mod tests {
         assert_eq!(search.checked_pairs.len(), 2);
         assert!(!search.check_pairs(&board, AMPLE));
         assert_eq!(search.checked_pairs.len(), 2);
+    }
+
+    #[test]
+    fn the_opponents_quiet_win_is_found_from_threat_space() {
+        // Game 57 of experiments/cloudict/liuzi-vs-cloudict-d5-own1-5.jsonl: after Liuzi's
+        // (White's) g9 h8, Cloudict's l9 j7 left no defence (quiet-win-scan). No tree proposes
+        // the quiet turn here.
+        let board = replay("j9 m13-i10 i9-h9").unwrap();
+        let point = |name: &str| Point::from_index(cell(name) as usize, 19);
+        let ours = [point("g9"), point("h8")];
+        let (mut search, _) = favouring(["g9", "a1"], ["h8", "a2"]);
+        assert!(
+            !search.params.tactics.solver_pair_check_quiet,
+            "off by default"
+        );
+        assert_eq!(search.quiet_reply(&board, &ours, AMPLE), None);
+        search.params.tactics.solver_pair_check_quiet = true;
+        let reply = search
+            .quiet_reply(&board, &ours, AMPLE)
+            .expect("Black's quiet win");
+        // The reply leaves White, to move, with no pair that stops Black's VCDT.
+        let mut after = board_after(&board, &ours).unwrap();
+        for p in reply {
+            after.play(p).unwrap();
+        }
+        let mut tb = ThreatBoard::from_board(&after);
+        let limits = crate::tactics::QuietWinLimits {
+            verify_nodes: 20_000,
+            ..Default::default()
+        };
+        let answer =
+            crate::tactics::defender_lost(&mut search.solver, &mut tb, after.to_move(), &limits);
+        assert_eq!(answer, crate::tactics::QuietWin::Win);
+        // With no nodes to spend, nothing is claimed.
+        let none = CheckBudget {
+            deadline: None,
+            nodes: 0,
+        };
+        assert_eq!(search.quiet_reply(&board, &ours, none), None);
     }
 
     #[test]

@@ -381,6 +381,44 @@ pub(super) mod tests {
     }
 
     #[test]
+    fn root_plays_its_own_quiet_win_stone_by_stone() {
+        // Game 9 of experiments/cloudict/liuzi-vs-cloudict-d4-paircheck40.jsonl before Cloudict's
+        // quiet m9 k9 (mcts/quiet_wins.rs): Black to move has no VCDT, but a quiet turn wins.
+        let b = replay("l10 h10-j11 k11-j12 i13-h12").unwrap();
+        let off = SolverParams {
+            solver_quiet_turn_share: 0.0,
+            ..SolverParams::default()
+        };
+        let mut solver = Solver::new(SolverLimits::default());
+        assert!(!matches!(
+            root_plan(&mut solver, &b, &off, None, None, None),
+            RootPlan::Play(_)
+        ));
+        let params = SolverParams {
+            solver_quiet_turn_share: 0.5,
+            ..off
+        };
+        let RootPlan::Play(first) = root_plan(&mut solver, &b, &params, None, None, None) else {
+            panic!("Black's quiet win is not played");
+        };
+        let mut half = b.clone();
+        half.play(first).unwrap();
+        let RootPlan::Play(second) = root_plan(&mut solver, &half, &params, None, None, None)
+        else {
+            panic!("the turn's second stone is not found again");
+        };
+        half.play(second).unwrap();
+        // White, to move, has no pair that stops Black's VCDT.
+        let mut tb = ThreatBoard::from_board(&half);
+        let limits = crate::tactics::QuietWinLimits {
+            verify_nodes: 20_000,
+            ..Default::default()
+        };
+        let answer = crate::tactics::defender_lost(&mut solver, &mut tb, Color::White, &limits);
+        assert_eq!(answer, crate::tactics::QuietWin::Win);
+    }
+
+    #[test]
     fn pair_defence_finds_a_defending_pair() {
         // Positions from MCTS losses against alpha-beta
         // (experiments/tuning/strength/vmix50-fast-vs-alphabeta.jsonl, games 14, 21 and 45): the
