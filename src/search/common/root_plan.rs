@@ -3,8 +3,8 @@
 //! own win that starts with a single threat or with a quiet turn (each when its share of the
 //! time is set); when the opponent has one (if we passed), the root is cut to the defence zone,
 //! at a turn's first stone to the first stones that have a defending second one (pair defence),
-//! and at its second stone the zone cells verified to lose are marked lost. The MCTS's proofs inside its tree are in
-//! `mcts/proofs.rs`.
+//! and at its second stone the zone cells verified to lose are marked lost. The MCTS's proofs
+//! inside its tree are in `mcts/proofs.rs`.
 
 use crate::config::SolverParams;
 use crate::notation::format_gtp;
