@@ -182,8 +182,9 @@ fn search(
             solver.solve_on(tb, attacker, 2).is_win()
         };
         let answer = if screened {
+            let spent = solver.total_nodes() - first_nodes;
             let proof = QuietWinLimits {
-                max_nodes: limits.proof.max_nodes - spent,
+                max_nodes: limits.proof.max_nodes.saturating_sub(spent).max(1),
                 max_time: left,
                 ..limits.proof.clone()
             };

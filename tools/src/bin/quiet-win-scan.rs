@@ -1,9 +1,11 @@
 //! `quiet-win-scan`: at every turn start of the games of a `liuzi-match` results file, after the
-//! opening, where the side to move has no VCDT (it may have to defend), asks two questions of the side to move:
-//! is the turn it played a quiet win (`liuzi::tactics::defender_lost`: no pair of the opponent's
-//! stops its VCDT), and does the threat-space search (`liuzi::tactics::find_quiet_turn`) find
-//! one? One line per turn where either is so; a summary per side at the end: quiet wins played,
-//! found, and found but not played (missed). The scan behind docs/README-strength.md section 27.
+//! opening, where the side to move has no VCDT (it may have to defend), asks two questions of
+//! the side to move: is the turn it played a quiet win (`liuzi::tactics::defender_lost`: no
+//! pair of the opponent's stops its VCDT), and does the threat-space search
+//! (`liuzi::tactics::find_quiet_turn`) find one? One line per turn where either is so (turn N
+//! is the game's N-th turn after Black's first stone); a summary per side at the end: quiet
+//! wins played, found, and found but not played (missed). The scan behind
+//! docs/README-strength.md section 27.
 //!
 //! Usage: `cargo run -p liuzi-tools --release --bin quiet-win-scan --
 //! experiments/cloudict/liuzi-vs-cloudict-d5-own1-5.jsonl --engine liuzi --lost`
