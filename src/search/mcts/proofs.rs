@@ -346,6 +346,19 @@ pub(super) mod tests {
         assert!(!lost.contains(j10.index(19)));
     }
 
+    /// `board` after the whole turn the root plays at once, stone by stone (the second stone
+    /// found again by the root's pre-pass); panics when either stone is left to the search.
+    fn root_turn(solver: &mut Solver, board: &Board, params: &SolverParams) -> Board {
+        let mut after = board.clone();
+        for stone in ["first", "second"] {
+            let RootPlan::Play(p) = root_plan(solver, &after, params, None, None, None) else {
+                panic!("the turn's {stone} stone is not played at once");
+            };
+            after.play(p).unwrap();
+        }
+        after
+    }
+
     #[test]
     fn root_plays_its_own_single_threat_win_stone_by_stone() {
         // Game 9 of experiments/cloudict/liuzi-vs-cloudict-d4-deepzone.jsonl, Black to move:
@@ -356,18 +369,9 @@ pub(super) mod tests {
             ..SolverParams::default()
         };
         let mut solver = Solver::new(SolverLimits::default());
-        let RootPlan::Play(first) = root_plan(&mut solver, &b, &params, None, None, None) else {
-            panic!("Black's single-threat win is not played");
-        };
-        let mut half = b.clone();
-        half.play(first).unwrap();
-        let RootPlan::Play(second) = root_plan(&mut solver, &half, &params, None, None, None)
-        else {
-            panic!("the turn's second stone is not found again");
-        };
+        let after = root_turn(&mut solver, &b, &params);
         // The turn makes exactly one threat.
-        half.play(second).unwrap();
-        assert_eq!(ThreatBoard::from_board(&half).threats(Color::Black), 1);
+        assert_eq!(ThreatBoard::from_board(&after).threats(Color::Black), 1);
         // Off, the root leaves the choice to the search.
         let mut solver = Solver::new(SolverLimits::default());
         let off = SolverParams {
@@ -398,18 +402,9 @@ pub(super) mod tests {
             solver_quiet_turn_share: 0.5,
             ..off
         };
-        let RootPlan::Play(first) = root_plan(&mut solver, &b, &params, None, None, None) else {
-            panic!("Black's quiet win is not played");
-        };
-        let mut half = b.clone();
-        half.play(first).unwrap();
-        let RootPlan::Play(second) = root_plan(&mut solver, &half, &params, None, None, None)
-        else {
-            panic!("the turn's second stone is not found again");
-        };
-        half.play(second).unwrap();
+        let after = root_turn(&mut solver, &b, &params);
         // White, to move, has no pair that stops Black's VCDT.
-        let mut tb = ThreatBoard::from_board(&half);
+        let mut tb = ThreatBoard::from_board(&after);
         let limits = crate::tactics::QuietWinLimits {
             verify_nodes: 20_000,
             ..Default::default()

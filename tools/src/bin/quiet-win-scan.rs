@@ -12,11 +12,12 @@
 
 use clap::Parser;
 use liuzi::notation::format_games;
-use liuzi::rules::Board;
+use liuzi::rules::{Board, Color, Point};
 use liuzi::tactics::{
     defender_lost, find_quiet_turn, QuietTurn, QuietTurnLimits, QuietWin, QuietWinLimits, Solver,
     SolverLimits, ThreatBoard,
 };
+use liuzi_tools::match_runner::results::GameLine;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -49,16 +50,6 @@ struct Args {
     /// Node limit of each verification of a defending second stone
     #[arg(long, default_value_t = 20_000)]
     verify_nodes: u64,
-}
-
-#[derive(serde::Deserialize)]
-struct GameLine {
-    game: usize,
-    black: String,
-    white: String,
-    result: String,
-    moves: String,
-    opening_stones: usize,
 }
 
 /// Counts for one side.
@@ -108,25 +99,25 @@ fn main() -> Result<(), String> {
         if !engine_is_black && game.white != args.engine {
             continue;
         }
-        let engine_won = (game.result == "B") == engine_is_black && game.result != "draw";
-        if args.lost && (engine_won || game.result == "draw") {
+        let engine = if engine_is_black {
+            Color::Black
+        } else {
+            Color::White
+        };
+        if args.lost && game.result.score_for(engine) > 0.0 {
             continue;
         }
         scanned += 1;
         if args.games.is_some_and(|g| scanned > g) {
             break;
         }
-        let stones: Vec<&str> = game
-            .moves
-            .split_whitespace()
-            .flat_map(|t| t.split('-'))
-            .collect();
-        let mut board = Board::new(19).ok_or("no 19x19 board")?;
-        for (k, name) in stones.iter().enumerate() {
+        let at_line = |e: String| format!("{path}:{}: {e}", n + 1);
+        let stones = game.stones().map_err(at_line)?;
+        let mut board = Board::new(game.size).ok_or_else(|| at_line("bad size".into()))?;
+        for (k, &stone) in stones.iter().enumerate() {
             let at_turn_start = k >= game.opening_stones && board.stone_count() % 2 == 1;
             if at_turn_start && k + 1 < stones.len() {
-                let mover_is_engine =
-                    (board.to_move() == liuzi::rules::Color::Black) == engine_is_black;
+                let mover_is_engine = board.to_move() == engine;
                 let side = if mover_is_engine {
                     "engine"
                 } else {
@@ -135,7 +126,7 @@ fn main() -> Result<(), String> {
                 let turn = [stones[k], stones[k + 1]];
                 let start = Instant::now();
                 let line = scan_turn(&mut solver, &board, turn, &proof, &search_limits)
-                    .map_err(|e| format!("{path}:{}: {e}", n + 1))?;
+                    .map_err(at_line)?;
                 let tally = tallies.entry(side).or_default();
                 tally.seconds += start.elapsed().as_secs_f64();
                 tally.scanned += 1;
@@ -150,23 +141,19 @@ fn main() -> Result<(), String> {
                     tally.played_and_found += usize::from(played && won);
                     if played || found.is_some() {
                         println!(
-                            "game {} ({}) turn {} {side}: played {}-{}{}, search {}",
+                            "game {} ({:?}) turn {} {side}: played {}-{}{}, search {}",
                             game.game,
                             game.result,
                             board.stone_count().div_ceil(2),
-                            turn[0],
-                            turn[1],
+                            format_games(turn[0]),
+                            format_games(turn[1]),
                             if played { " (a quiet win)" } else { "" },
                             found.unwrap_or_else(|| "none".into())
                         );
                     }
                 }
             }
-            let point = liuzi::notation::parse_games(name, 19)
-                .ok_or_else(|| format!("{path}:{}: bad stone {name}", n + 1))?;
-            board
-                .play(point)
-                .map_err(|e| format!("{path}:{}: {name}: {e}", n + 1))?;
+            board.play(stone).map_err(|e| at_line(e.to_string()))?;
         }
     }
     println!("side      scanned  no VCDT  quiet wins played  found  played & found  found, not played  unknown  seconds");
@@ -192,7 +179,7 @@ fn main() -> Result<(), String> {
 fn scan_turn(
     solver: &mut Solver,
     board: &Board,
-    turn: [&str; 2],
+    turn: [Point; 2],
     proof: &QuietWinLimits,
     search: &QuietTurnLimits,
 ) -> Result<Option<(bool, Option<String>)>, String> {
@@ -203,11 +190,10 @@ fn scan_turn(
         return Ok(None);
     }
     let mut after = tb.clone();
-    for name in turn {
-        let p = liuzi::notation::parse_games(name, 19).ok_or(format!("bad stone {name}"))?;
-        let cell = p.index(19);
+    for p in turn {
+        let cell = p.index(board.size());
         if after.get(cell).is_some() {
-            return Err(format!("{name} is occupied"));
+            return Err(format!("{} is occupied", format_games(p)));
         }
         after.place(cell, me);
     }
