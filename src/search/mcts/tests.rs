@@ -392,8 +392,15 @@ fn tree_reuse_keeps_the_statistics_of_the_played_stone() {
 #[test]
 fn second_stone_root_gets_every_second_stone() {
     // With the canonical pair order a second-stone node misses the stones ranked before the
-    // first; as a root it must offer them all again.
-    let mut s = search(2000);
+    // first; as a root it must offer them all again. (Without the opening's rule, which on
+    // this 4-stone board would keep only the cells beside the side's own stones.)
+    let mut s = Search::new(
+        SearchParams {
+            opening_stones: 0,
+            ..params(2000)
+        },
+        SimpleFactory,
+    );
     let mut b = board_of(&[p(9, 9), p(10, 10), p(8, 10)]);
     let first = think(&mut s, &b);
     b.play(first.best).unwrap();
@@ -509,6 +516,7 @@ fn second_stone_at_the_node_cap_still_gets_every_second_stone() {
     let mut s = Search::new(
         SearchParams {
             max_nodes: 1024,
+            opening_stones: 0,
             ..params(3000)
         },
         SimpleFactory,
