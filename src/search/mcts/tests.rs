@@ -141,6 +141,41 @@ fn the_opening_keeps_free_choices_near_the_stones() {
 }
 
 #[test]
+fn the_shipped_opening_keeps_blacks_first_free_pair_beside_its_own_stones() {
+    // The default (docs/README-strength.md, 28): with 3 stones on the board (B, WW) Black's free
+    // choices lie within 1 of its own stone; from 5 stones on, the whole candidate set again.
+    let stones = [p(9, 8), p(11, 9), p(7, 10)];
+    let factory = PolicyFactory::new(std::sync::Arc::new(crate::policy::Gammas::uniform()));
+    let children = |b: &Board| {
+        let pos = crate::search::common::PositionFactory::position(&factory, b);
+        let mut scratch = super::expand::ExpandScratch::default();
+        super::expand::child_list(
+            &pos,
+            &SearchParams::default(),
+            &[],
+            true,
+            None,
+            &mut scratch,
+        );
+        scratch.list.iter().map(|c| c.0).collect::<Vec<_>>()
+    };
+    let first = children(&board_of(&stones));
+    assert!(!first.is_empty());
+    assert!(
+        first.iter().all(|&c| c.distance(stones[0]) <= 1),
+        "{first:?}"
+    );
+    let later = children(&board_of(&[
+        stones[0],
+        stones[1],
+        stones[2],
+        p(9, 9),
+        p(9, 10),
+    ]));
+    assert!(later.iter().any(|&c| c.distance(stones[0]) > 2));
+}
+
+#[test]
 fn the_opening_can_keep_free_choices_near_the_movers_own_stones() {
     // Black's one stone, White's two; Black to move, then Black's second stone.
     let stones = [p(9, 8), p(11, 9), p(7, 10)];
