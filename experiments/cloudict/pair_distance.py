@@ -2,6 +2,7 @@
 """How far a re-asked first free pair lies from its side's own stones, against whether it kept the win.
 
     pair_distance.py RESULTS [ASK.jsonl...]
+    pair_distance.py --games FILE.games
 
 RESULTS is the match file the `selfplay.py ask` records were asked from (its openings);
 each ASK line holds the pair Liuzi gave (`liuzi`) and who won when Cloudict played both sides
@@ -10,6 +11,8 @@ on (`winner`). With no ASK file, the pairs are Liuzi's own first free turns as B
 the larger of the two stones' Chebyshev distances, the second stone measured from the first
 too, in whichever order makes it smaller (a pair that extends a stone of its own by two in a
 row is at 1). Prints, per distance (4 = 4 or more), how often the pair kept the win.
+With `--games`, a record file's games (`RESULT<tab>moves`, e.g. ../shared/data's): the chained
+distance of Black's second turn from its first stone, counted per distance.
 """
 import json
 import sys
@@ -33,9 +36,28 @@ def chained(own, pair):
                max(reach(b), min(reach(a), distance(a, b))))
 
 
+def record_games(path):
+    table = Counter()
+    for line in open(path):
+        fields = line.rstrip('\n').split('\t')
+        turns = fields[1].split() if len(fields) > 1 else []
+        if len(turns) > 2 and '-' in turns[2]:
+            pair = [point(s) for s in turns[2].split('-')]
+            table[min(chained([point(turns[0])], pair), 4)] += 1
+    total = sum(table.values())
+    print(f'chained distance  games  share  ({total} games)')
+    for d in range(1, 5):
+        label = f'{d}+' if d == 4 else f'{d}'
+        print(f'{label:>16}  {table[d]:5}  {100 * table[d] / max(total, 1):.1f}%')
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
+    if sys.argv[1] == '--games':
+        if len(sys.argv) != 3:
+            sys.exit(__doc__)
+        return record_games(sys.argv[2])
     games = {}
     for line in open(sys.argv[1]):
         g = json.loads(line)
