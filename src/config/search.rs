@@ -35,6 +35,9 @@ pub enum OpeningNear {
     /// (docs/README-strength.md, 16).
     #[serde(rename = "black-own")]
     BlackOwn,
+    /// Black's choices near Black's own stones, White's anywhere: only the side with the
+    /// initiative is bound, in its own turns and in its opponent's trees alike.
+    Black,
 }
 
 /// How a playout draws a stone once the hard rules (complete a six, block a six) are silent.

@@ -140,6 +140,8 @@ fn keep_near_stones(board: &Board, params: &SearchParams, list: &mut Vec<(Point,
         OpeningNear::Stones => false,
         OpeningNear::Own => true,
         OpeningNear::BlackOwn => mover == Color::Black,
+        OpeningNear::Black if mover == Color::White => return,
+        OpeningNear::Black => true,
     };
     if own_only && list.iter().any(|c| near(c.0, true)) {
         list.retain(|c| near(c.0, true));

@@ -196,7 +196,7 @@ fn the_opening_can_keep_free_choices_near_the_movers_own_stones() {
     };
     let within =
         |list: &[Point], of: &[Point]| list.iter().all(|&c| of.iter().any(|&q| c.distance(q) <= 2));
-    use crate::config::OpeningNear::{BlackOwn, Own, Stones};
+    use crate::config::OpeningNear::{Black, BlackOwn, Own, Stones};
     let b = board_of(&stones);
     let any = children(&b, Stones);
     assert!(!within(&any, &stones[..1]), "near White's stones too");
@@ -222,8 +222,15 @@ fn the_opening_can_keep_free_choices_near_the_movers_own_stones() {
     assert!(children(&b, BlackOwn)
         .iter()
         .any(|&c| !within(&[c], &stones[1..3])));
+    // "black": White anywhere the candidates reach, Black as with "own".
+    let white_free = children(&b, Black);
+    assert!(white_free.len() > children(&b, BlackOwn).len());
+    assert!(white_free
+        .iter()
+        .any(|&c| stones.iter().all(|&q| c.distance(q) > 2)));
     let b = board_of(&stones);
     assert_eq!(children(&b, BlackOwn), children(&b, Own));
+    assert_eq!(children(&b, Black), children(&b, Own));
 }
 
 /// Whether `color`'s opponent can still make six next turn (some threat window unbroken).
