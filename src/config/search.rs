@@ -36,7 +36,9 @@ pub enum OpeningNear {
     #[serde(rename = "black-own")]
     BlackOwn,
     /// Black's choices near Black's own stones, White's anywhere: only the side with the
-    /// initiative is bound, in its own turns and in its opponent's trees alike.
+    /// initiative is bound, in its own turns and in its opponent's trees alike. Over Black's
+    /// first two free turns it measured level against Cloudict and no better in self-play
+    /// (docs/README-strength.md, 29).
     Black,
 }
 
