@@ -105,6 +105,11 @@ pub struct SearchParams {
     pub early_stop_min_share: f32,
     /// Keep the subtree of the stones actually played between searches.
     pub reuse_tree: bool,
+    /// The stone played: the most visited (0), or with c > 0, among the stones with at least
+    /// `choice_min_share` of the most visited one's visits, the highest mean − c/sqrt(visits)
+    /// (`search::mcts::choice`).
+    pub choice_lcb: f32,
+    pub choice_min_share: f32,
     /// The threat-space solver's keys (`solver*`, in this section).
     #[serde(flatten)]
     pub tactics: SolverParams,
@@ -253,6 +258,7 @@ impl SearchParams {
             ("exploration", self.exploration),
             ("prior_weight", self.prior_weight),
             ("widen_factor", self.widen_factor),
+            ("choice_lcb", self.choice_lcb),
             ("widen_exponent", self.widen_exponent),
         ];
         for (key, v) in finite_nonneg {
@@ -267,6 +273,7 @@ impl SearchParams {
             ("value_mix", self.value_mix),
             ("minimax_weight", self.minimax_weight),
             ("verify_share", self.verify_share),
+            ("choice_min_share", self.choice_min_share),
         ];
         for (key, v) in shares {
             if !(0.0..=1.0).contains(&v) {

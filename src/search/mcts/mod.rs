@@ -9,8 +9,10 @@
 //!   [`tree`](self::tree), [`node`](self::node)); tree reuse by re-rooting ([`root`](self::root)).
 //! * The threat-space solver: the shared root plan, proven nodes in the tree
 //!   ([`proofs`](self::proofs)).
-//! * The final choice, principal variation and log line ([`outcome`](self::outcome)).
+//! * The final choice ([`choice`](self::choice)), principal variation and log line
+//!   ([`outcome`](self::outcome)).
 
+mod choice;
 mod expand;
 mod extension;
 mod minimax;

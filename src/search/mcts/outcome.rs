@@ -1,6 +1,7 @@
 //! The end of a search: the stone to play (a proven win, else the most visited child), the
 //! principal variation, the root's children for the analysis, and the per-stone log line.
 
+use super::choice::choose;
 use super::node::Proof;
 use super::proofs;
 use super::tree::{Tree, ROOT};
@@ -24,7 +25,7 @@ pub(super) fn outcome(
     let searched = params
         .tactics
         .solver
-        .then(|| proofs::root_choice(tree))
+        .then(|| proofs::root_choice(tree, params))
         .flatten();
     // A proven win outranks the verification's choice, and a proof found after it (the search
     // resumed) overrules it.
@@ -34,7 +35,7 @@ pub(super) fn outcome(
         (s, _) => s,
     };
     let best = chosen
-        .or_else(|| best_child(tree, ROOT))
+        .or_else(|| choose(tree, params, tree.children(ROOT)?.range()))
         .expect("the root is expanded");
     let mut pv = Vec::new();
     let mut node = Some(best);
@@ -44,6 +45,25 @@ pub(super) fn outcome(
         }
         pv.push(Point::from_index(tree.edge(e).cell() as usize, size));
         node = best_child(tree, e);
+    }
+    if let Some(plain) = searched.filter(|_| params.choice_lcb > 0.0).and_then(|s| {
+        let most_visited = SearchParams {
+            choice_lcb: 0.0,
+            ..params.clone()
+        };
+        proofs::root_choice(tree, &most_visited).filter(|&m| m != s && s == best)
+    }) {
+        let (b, m) = (tree.edge(best).stats(), tree.edge(plain).stats());
+        let name = |e: u32| format_gtp(Point::from_index(tree.edge(e).cell() as usize, size));
+        tracing::info!(
+            "choice: {} ({} visits, mean {:.3}) by the bound over the most visited {} ({}, {:.3})",
+            name(best),
+            b.visits,
+            b.mean().unwrap_or(0.0),
+            name(plain),
+            m.visits,
+            m.mean().unwrap_or(0.0),
+        );
     }
     let best_edge = tree.edge(best);
     let point = Point::from_index(best_edge.cell() as usize, size);

@@ -7,10 +7,12 @@
 //! threat space (section 27). A pair proven lost is marked so in the tree, the loss
 //! backs up, and the next best pair is checked while the check's time lasts.
 
+use super::choice::choose;
 use super::node::Proof;
 use super::proofs::{propagate, root_choice};
 use super::tree::{Tree, ROOT};
 use super::Search;
+use crate::config::SearchParams;
 use crate::notation::format_gtp;
 use crate::rules::{Board, Point, Stage};
 use crate::search::common::{quiet_turn_limits, PositionFactory};
@@ -34,26 +36,24 @@ pub(super) struct CheckBudget {
 }
 
 /// The edges from the root to the last stone of the turn the search would play now: the root
-/// child it would choose, and at a turn's first stone that child's most visited child not
-/// proven lost. `None` when there is no such pair yet.
-fn chosen_pair(tree: &Tree, stage: Stage) -> Option<Vec<u32>> {
-    let first = root_choice(tree)?;
+/// child it would choose, and at a turn's first stone that child's chosen child not proven
+/// lost. `None` when there is no such pair yet.
+fn chosen_pair(tree: &Tree, params: &SearchParams, stage: Stage) -> Option<Vec<u32>> {
+    let first = root_choice(tree, params)?;
     if stage == Stage::Second {
         return Some(vec![first]);
     }
-    Some(vec![first, best_second(tree, first)?])
+    Some(vec![first, best_second(tree, params, first)?])
 }
 
-/// The most visited child of `first` (a turn's first stone) not proven lost: the second stone
-/// the search would play with it.
-pub(super) fn best_second(tree: &Tree, first: u32) -> Option<u32> {
-    tree.children(first)?
+/// The visited child of `first` (a turn's first stone) not proven lost that the search would
+/// choose there ([`choose`]): the second stone it would play with it.
+pub(super) fn best_second(tree: &Tree, params: &SearchParams, first: u32) -> Option<u32> {
+    let open = tree
+        .children(first)?
         .range()
-        .filter(|&i| tree.edge(i).proof() == Proof::Unknown && tree.edge(i).stats().visits > 0)
-        .max_by_key(|&i| {
-            let s = tree.edge(i).stats();
-            (s.visits, s.mean_key(), u32::MAX - i)
-        })
+        .filter(|&i| tree.edge(i).proof() == Proof::Unknown && tree.edge(i).stats().visits > 0);
+    choose(tree, params, open)
 }
 
 /// How the opponent wins after one of our pairs.
@@ -156,7 +156,7 @@ impl<F: PositionFactory> Search<F> {
             if budget.nodes == 0 {
                 break;
             }
-            let Some(path) = chosen_pair(&self.tree, board.stage()) else {
+            let Some(path) = chosen_pair(&self.tree, &self.params, board.stage()) else {
                 break;
             };
             let stones: Vec<Point> = path

@@ -9,6 +9,7 @@
 //! * Selection takes a proven win and skips proven losses; the final choice does the same
 //!   ([`root_choice`]).
 
+use super::choice::choose;
 use super::node::{Children, Proof};
 use super::tree::{Tree, ROOT};
 use crate::patterns::CellSet;
@@ -214,9 +215,9 @@ fn complete(
     parent.count as usize >= empties(d - 1) && block.count as usize + earlier >= empties(d)
 }
 
-/// The root child to play: a proven win, else the most visited among those not proven lost or
-/// excluded; `None` when every child is lost or excluded.
-pub(crate) fn root_choice(tree: &Tree) -> Option<u32> {
+/// The root child to play: a proven win, else the choice ([`choose`]) among those not proven lost
+/// or excluded; `None` when every child is lost or excluded.
+pub(crate) fn root_choice(tree: &Tree, params: &SearchParams) -> Option<u32> {
     let children = tree.children(ROOT)?;
     if let Some(win) = children
         .range()
@@ -224,13 +225,13 @@ pub(crate) fn root_choice(tree: &Tree) -> Option<u32> {
     {
         return Some(win);
     }
-    children
-        .range()
-        .filter(|&i| matches!(tree.edge(i).proof(), Proof::Unknown))
-        .max_by_key(|&i| {
-            let s = tree.edge(i).stats();
-            (s.visits, s.mean_key(), u32::MAX - i)
-        })
+    choose(
+        tree,
+        params,
+        children
+            .range()
+            .filter(|&i| matches!(tree.edge(i).proof(), Proof::Unknown)),
+    )
 }
 
 #[cfg(test)]
@@ -303,11 +304,14 @@ pub(super) mod tests {
         tree.edge(a.first + 1).set_proof(Proof::Loss);
         propagate(&tree, &[ROOT, a.first + 1], root_len, area);
         assert_eq!(tree.edge(ROOT).proof(), Proof::Unknown);
-        assert_eq!(root_choice(&tree), None);
+        assert_eq!(root_choice(&tree, &SearchParams::default()), None);
         tree.edge(a.first + 1).set_proof(Proof::Unknown);
         tree.edge(a.first + 1)
             .set_stats(Stats { visits: 1, wins: 0 });
-        assert_eq!(root_choice(&tree), Some(a.first + 1));
+        assert_eq!(
+            root_choice(&tree, &SearchParams::default()),
+            Some(a.first + 1)
+        );
     }
 
     #[test]

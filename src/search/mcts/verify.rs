@@ -60,7 +60,7 @@ impl<F: PositionFactory> Search<F> {
     ) -> Option<u32> {
         let depth = self.params.verify_depth;
         let judge = self.judge.as_mut()?;
-        let chosen = root_choice(&self.tree)?;
+        let chosen = root_choice(&self.tree, &self.params)?;
         if self.tree.edge(chosen).proof() == Proof::Win {
             return None;
         }
@@ -77,7 +77,7 @@ impl<F: PositionFactory> Search<F> {
         for (k, &first) in list.iter().enumerate() {
             let mut stones = vec![point(first)];
             if board.stage() == Stage::First {
-                match best_second(&self.tree, first) {
+                match best_second(&self.tree, &self.params, first) {
                     Some(second) => stones.push(point(second)),
                     None => continue,
                 }
