@@ -1,11 +1,13 @@
 //! Which child the search plays: the most visited, or, with `choice_lcb` > 0, the one whose
 //! mean is highest by a lower confidence bound among the well-visited ones.
 //!
-//! The bias term C_BT·P(m)·sqrt(K/(N+K)) still weighs about a quarter of a win after 15,000
-//! root visits (K = 5000), so the most visited stone is often the prior's favourite even where a
-//! sibling with a tenth of its visits has a clearly higher mean. The bound
+//! The bias term C_BT·P(m)·sqrt(K/(N+K)) is still 0.25·P(m) after 15,000 root visits (K = 5000),
+//! so the most visited stone can be the prior's favourite even where a sibling with a tenth of
+//! its visits has a higher mean. The bound
 //! mean − choice_lcb/sqrt(n) lets such a sibling win only when its lead outlasts its smaller
-//! sample (Leela Zero's LCB choice, with a fixed spread in place of the measured one).
+//! sample (Leela Zero's LCB choice, with a fixed spread in place of the measured one). Off by
+//! default: at c = 1 it changed a sixth of the stones and lost 88-110-2 to the most visited
+//! (docs/README-strength.md, 30), since a thinner subtree's mean is optimistic here.
 
 use super::tree::Tree;
 use crate::config::SearchParams;
