@@ -12,8 +12,8 @@
 use super::tree::Tree;
 use crate::config::SearchParams;
 
-/// The child to play among `open` (children not proven won, lost or excluded); `None` when no
-/// child has been visited (then the first of `open`) or `open` is empty.
+/// The child to play among `open` (children not proven won, lost or excluded): with no visits
+/// anywhere, the first of `open`; `None` only when `open` is empty.
 pub(crate) fn choose(
     tree: &Tree,
     params: &SearchParams,

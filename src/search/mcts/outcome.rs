@@ -1,5 +1,6 @@
-//! The end of a search: the stone to play (a proven win, else the most visited child), the
-//! principal variation, the root's children for the analysis, and the per-stone log line.
+//! The end of a search: the stone to play (a proven win, else the choice of
+//! [`choice`](super::choice): the most visited child unless `choice_lcb` is on), the principal
+//! variation, the root's children for the analysis, and the per-stone log line.
 
 use super::choice::choose;
 use super::node::Proof;
@@ -46,6 +47,7 @@ pub(super) fn outcome(
         pv.push(Point::from_index(tree.edge(e).cell() as usize, size));
         node = best_child(tree, e);
     }
+    // With the bound on, say when it overrode the most visited stone (experiments count these).
     if let Some(plain) = searched.filter(|_| params.choice_lcb > 0.0).and_then(|s| {
         let most_visited = SearchParams {
             choice_lcb: 0.0,
