@@ -50,30 +50,17 @@ pub(crate) fn choose(
 
 #[cfg(test)]
 mod tests {
-    use super::super::node::{Children, Stats, REWARD_UNIT};
-    use super::super::tree::ROOT;
+    use super::super::node::Children;
+    use super::super::select::tests::tree_with as tree_with_priors;
     use super::*;
 
-    /// A root with children of the given (visits, mean) statistics.
+    /// A root with children of the given (visits, mean) statistics, priors alike.
     fn tree_with(children: &[(u32, f32)]) -> (Tree, Children) {
-        let tree = Tree::new(64);
-        let first = tree.allocate(children.len() as u32).unwrap();
-        for (k, &(visits, mean)) in children.iter().enumerate() {
-            let e = tree.edge(first + k as u32);
-            e.init(k as u16, 1.0 / children.len() as f32);
-            e.set_stats(Stats {
-                visits,
-                wins: (mean * visits as f32 * REWARD_UNIT as f32).round() as u32,
-            });
-        }
-        let c = Children {
-            first,
-            count: children.len() as u32,
-            restricted: false,
-            filtered: false,
-        };
-        tree.edge(ROOT).publish(c);
-        (tree, c)
+        let halves: Vec<(f32, u32, u32)> = children
+            .iter()
+            .map(|&(visits, mean)| (0.5, visits, (2.0 * mean * visits as f32).round() as u32))
+            .collect();
+        tree_with_priors(&halves)
     }
 
     fn params(lcb: f32) -> SearchParams {

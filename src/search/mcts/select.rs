@@ -84,12 +84,13 @@ pub(crate) fn select_child(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::node::Stats;
     use super::super::tree::ROOT;
     use super::*;
 
-    fn tree_with(children: &[(f32, u32, u32)]) -> (Tree, Children) {
+    /// A root whose children have the given (prior, visits, wins in halves).
+    pub(in crate::search::mcts) fn tree_with(children: &[(f32, u32, u32)]) -> (Tree, Children) {
         let tree = Tree::new(64);
         let first = tree.allocate(children.len() as u32).unwrap();
         // Wins given in halves (a draw = 1), as the reward was once counted.
