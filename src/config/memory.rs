@@ -5,7 +5,7 @@ use std::fmt::Display;
 
 /// Bytes of one MCTS tree edge (`search.max_nodes` counts edges; `search::mcts::node` checks
 /// that the edge has this size).
-pub const EDGE_BYTES: u64 = 24;
+pub const EDGE_BYTES: u64 = 32;
 
 /// The largest share of the machine's memory one setting may ask for: the engine shares the
 /// machine with its opponent and the controller.

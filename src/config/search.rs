@@ -123,6 +123,12 @@ pub struct SearchParams {
     /// α of implicit minimax backups (Lanctot et al. 2014): selection values a visited child at
     /// (1 − α)·w/n + α·m, m the minimax of the evaluator's leaf values below it; 0 = off.
     pub minimax_weight: f32,
+    /// RAVE's equivalence k (Gelly & Silver 2007, `search::mcts::amaf`): a visited child's mean
+    /// is blended with its all-moves-as-first mean by β = sqrt(k / (3n + k)); 0 = off.
+    pub rave_equivalence: f32,
+    /// With RAVE on: an unvisited child with AMAF visits is first tried by its AMAF mean
+    /// (shrunk towards the parent's) − `fpu_reduction` instead of the parent's mean.
+    pub rave_first_play: bool,
     /// Pair verification: after the search, the most visited turns (up to `verify_pairs`, each
     /// with a tenth of the best one's visits at least) are judged by an alpha-beta search of
     /// `verify_depth` stones from the opponent's side, and the best judged is played; 0 = off.
@@ -259,6 +265,7 @@ impl SearchParams {
             ("prior_weight", self.prior_weight),
             ("widen_factor", self.widen_factor),
             ("choice_lcb", self.choice_lcb),
+            ("rave_equivalence", self.rave_equivalence),
             ("widen_exponent", self.widen_exponent),
         ];
         for (key, v) in finite_nonneg {

@@ -12,6 +12,7 @@
 //! * The final choice ([`choice`](self::choice)), principal variation and log line
 //!   ([`outcome`](self::outcome)).
 
+mod amaf;
 mod choice;
 mod expand;
 mod extension;

@@ -37,11 +37,15 @@ pub(crate) struct Edge {
     children: AtomicU64,
     prior: AtomicU32,
     cell: AtomicU16,
-    /// A [`Proof`] (fits in the padding: the edge stays 24 bytes).
+    /// A [`Proof`] (fits beside `cell` and `minimax` in one 8-byte word: the edge is 32 bytes).
     proof: AtomicU8,
     /// The implicit minimax value for the edge's player, quantised: 0 = none yet, 1..=255 for
     /// 0..=1 (steps of 1/254, finer than the selection can tell apart).
     minimax: AtomicU8,
+    /// All-moves-as-first statistics (`search.rave_equivalence`, `amaf.rs`), packed as `stats`:
+    /// the descents through the parent in which the edge's player placed this stone anywhere
+    /// later, and their rewards for that player.
+    amaf: AtomicU64,
 }
 
 /// What is known for certain about an edge, for the player who placed its stone (MCTS-solver,
@@ -131,6 +135,7 @@ impl Edge {
         self.cell.store(cell, Ordering::Relaxed);
         self.proof.store(Proof::Unknown as u8, Ordering::Relaxed);
         self.minimax.store(0, Ordering::Relaxed);
+        self.amaf.store(0, Ordering::Relaxed);
     }
 
     /// Copies every field (single-threaded tree maintenance only).
@@ -142,6 +147,7 @@ impl Edge {
         self.cell.store(other.cell.load(o), o);
         self.proof.store(other.proof.load(o), o);
         self.minimax.store(other.minimax.load(o), o);
+        self.amaf.store(other.amaf.load(o), o);
     }
 
     /// Takes over the statistics and subtree of `other`, keeping this edge's stone and prior
@@ -152,6 +158,7 @@ impl Edge {
         self.children.store(other.children.load(o), o);
         self.proof.store(other.proof.load(o), o);
         self.minimax.store(other.minimax.load(o), o);
+        self.amaf.store(other.amaf.load(o), o);
     }
 
     /// The implicit minimax value for the edge's player, once a leaf below it was valued.
@@ -222,6 +229,22 @@ impl Edge {
         self.stats.fetch_add(delta, Ordering::Relaxed);
     }
 
+    /// The all-moves-as-first visits and wins (`amaf.rs`).
+    pub fn amaf(&self) -> Stats {
+        let word = self.amaf.load(Ordering::Relaxed);
+        Stats {
+            visits: (word >> 32) as u32,
+            wins: word as u32,
+        }
+    }
+
+    /// Counts one all-moves-as-first visit with `reward` for this edge's player.
+    pub fn add_amaf(&self, reward: u32) {
+        debug_assert!(reward <= REWARD_UNIT);
+        self.amaf
+            .fetch_add(VISIT + u64::from(reward), Ordering::Relaxed);
+    }
+
     /// Sets statistics outright (tests).
     #[cfg(test)]
     pub fn set_stats(&self, s: Stats) {
@@ -275,6 +298,7 @@ impl Edge {
         self.cell.store(other.cell.load(o), o);
         self.proof.store(other.proof.load(o), o);
         self.minimax.store(other.minimax.load(o), o);
+        self.amaf.store(other.amaf.load(o), o);
         self.children.store(children, Ordering::Release);
     }
 

@@ -3,6 +3,12 @@
 //!
 //!   UCB_bias(i) = w_i/n_i + C·sqrt(ln N / n_i) + C_BT·P(m_i)·sqrt(K/(N+K))
 //!
+//! With RAVE (`rave_equivalence` k > 0, see `amaf.rs`) the mean is first blended with the
+//! child's all-moves-as-first mean, by β = sqrt(k / (3·n_i + k)); with `rave_first_play` an
+//! unvisited child that has AMAF visits is worth its AMAF mean (shrunk towards the parent's)
+//! − fpu_reduction instead of FPU, so the stones that did well elsewhere below the node are
+//! tried first, and the visited children need not form a prefix.
+//!
 //! With implicit minimax backups (`minimax_weight` α > 0, see `minimax.rs`) the mean w_i/n_i is
 //! replaced by (1 − α)·w_i/n_i + α·m_i where the child has a minimax value m_i.
 //!
@@ -13,7 +19,8 @@
 //! stops at the first unvisited child. The root may hold statistics grafted from the other
 //! order of a pair (see `Search::reuse_tree`), so there the whole block is scanned.
 
-use super::node::{Children, Proof, REWARD_UNIT};
+use super::amaf::{blended_mean, first_play_mean};
+use super::node::{Children, Proof};
 use super::tree::Tree;
 use crate::config::SearchParams;
 
@@ -37,7 +44,11 @@ pub(crate) fn select_child(
     let ln_n = n_parent.ln();
     let bias_scale =
         params.prior_weight * (params.prior_visits / (n_parent + params.prior_visits)).sqrt();
-    let fpu = node.mean_for_chooser.unwrap_or(0.5) - params.fpu_reduction;
+    let parent_mean = node.mean_for_chooser.unwrap_or(0.5);
+    let fpu = parent_mean - params.fpu_reduction;
+    // Unvisited children ranked by their AMAF means: any of them may be next, so the scan
+    // cannot stop at the first unvisited one.
+    let amaf_first_play = params.rave_first_play && params.rave_equivalence > 0.0;
     let considered = params.widened_children(node.visits, children.count as usize) as u32;
 
     let mut best = children.first;
@@ -52,21 +63,27 @@ pub(crate) fn select_child(
         }
         let stats = edge.stats();
         let value = if stats.visits == 0 {
-            if seen_unvisited {
-                continue;
-            }
-            seen_unvisited = true;
-            let v = fpu + bias_scale * edge.prior();
-            if !node.is_root {
-                if v > best_value {
-                    best = index;
+            let amaf = edge.amaf();
+            if amaf_first_play && amaf.visits > 0 {
+                first_play_mean(amaf, parent_mean) - params.fpu_reduction
+                    + bias_scale * edge.prior()
+            } else {
+                if seen_unvisited {
+                    continue;
                 }
-                break;
+                seen_unvisited = true;
+                let v = fpu + bias_scale * edge.prior();
+                if !node.is_root && !amaf_first_play {
+                    if v > best_value {
+                        best = index;
+                    }
+                    break;
+                }
+                v
             }
-            v
         } else {
             let n = stats.visits as f32;
-            let mean = stats.wins as f32 / (REWARD_UNIT as f32 * n);
+            let mean = blended_mean(stats, edge.amaf(), params.rave_equivalence);
             let value = match edge.minimax() {
                 Some(m) if params.minimax_weight > 0.0 => {
                     (1.0 - params.minimax_weight) * mean + params.minimax_weight * m
@@ -85,7 +102,7 @@ pub(crate) fn select_child(
 
 #[cfg(test)]
 pub(super) mod tests {
-    use super::super::node::Stats;
+    use super::super::node::{Stats, REWARD_UNIT};
     use super::super::tree::ROOT;
     use super::*;
 
@@ -199,6 +216,63 @@ pub(super) mod tests {
             ..p
         };
         assert_eq!(select_child(&tree, &p0, c, &view(200, 0.5, false)), c.first);
+    }
+
+    #[test]
+    fn rave_blends_the_amaf_mean_and_ranks_unvisited_children_by_it() {
+        let p = SearchParams {
+            exploration: 0.0,
+            prior_weight: 0.0,
+            rave_equivalence: 100.0,
+            ..SearchParams::default()
+        };
+        // Two children at 50% over 10 visits; the second's stone won 90% wherever it was
+        // placed later, the first's 10%.
+        let (tree, c) = tree_with(&[(0.5, 10, 10), (0.5, 10, 10)]);
+        let amaf = |e: u32, visits: u32, wins: u32| {
+            for k in 0..visits {
+                tree.edge(e)
+                    .add_amaf(if k < wins { REWARD_UNIT } else { 0 });
+            }
+        };
+        amaf(c.first, 100, 10);
+        amaf(c.first + 1, 100, 90);
+        assert_eq!(
+            select_child(&tree, &p, c, &view(20, 0.5, false)),
+            c.first + 1
+        );
+        let off = SearchParams {
+            rave_equivalence: 0.0,
+            ..p.clone()
+        };
+        assert_eq!(select_child(&tree, &off, c, &view(20, 0.5, false)), c.first);
+        // Unvisited: the first plain child would be next by prior; with first play by AMAF the
+        // third, whose stone won elsewhere, goes first, and one that lost elsewhere goes last.
+        let (tree, c) = tree_with(&[(0.5, 0, 0), (0.3, 0, 0), (0.2, 0, 0)]);
+        for k in 0..40 {
+            tree.edge(c.first + 2).add_amaf(REWARD_UNIT);
+            tree.edge(c.first)
+                .add_amaf(if k < 4 { REWARD_UNIT } else { 0 });
+        }
+        let first_play = SearchParams {
+            rave_first_play: true,
+            ..p.clone()
+        };
+        assert_eq!(
+            select_child(&tree, &first_play, c, &view(5, 0.5, false)),
+            c.first + 2
+        );
+        assert_eq!(select_child(&tree, &p, c, &view(5, 0.5, false)), c.first);
+        // The first child's stone lost elsewhere (4 of 40): the plain one (FPU) goes before it.
+        let (tree, c) = tree_with(&[(0.5, 0, 0), (0.3, 0, 0)]);
+        for k in 0..40 {
+            tree.edge(c.first)
+                .add_amaf(if k < 4 { REWARD_UNIT } else { 0 });
+        }
+        assert_eq!(
+            select_child(&tree, &first_play, c, &view(5, 0.5, false)),
+            c.first + 1
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The tree-parallel workers: descend with virtual loss, expand, play out, back up; the playout
 //! and time limits, the caller's observer (stop requests, progress) and the early stop.
 
+use super::amaf::{self, AmafScratch};
 use super::expand::{earlier_siblings, expand, narrow_to_zone, ExpandScratch, Narrowing};
 use super::extension;
 use super::minimax;
@@ -216,6 +217,7 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
     let mut scratch = ExpandScratch::default();
     let mut earlier = Vec::new();
     let mut stones = Vec::new();
+    let mut amaf_scratch = AmafScratch::default();
     let mut local = 0u64;
     let proofs = params.tactics.solver;
     let mut solver = (proofs && params.tactics.solver_tree_nodes > 0)
@@ -344,6 +346,17 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
         for (depth, &e) in path.iter().enumerate() {
             tree.edge(e)
                 .backup(vl, rewards[shared.mover(depth).index()]);
+        }
+        if params.rave_equivalence > 0.0 {
+            amaf::backup(
+                tree,
+                &path,
+                &pos.board().history()[shared.root_len..],
+                shared.root_len,
+                shared.size,
+                rewards,
+                &mut amaf_scratch,
+            );
         }
         local += 1;
         let done = shared.playouts.fetch_add(1, Ordering::Relaxed) + 1;
