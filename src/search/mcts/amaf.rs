@@ -22,8 +22,9 @@ pub(crate) struct AmafScratch {
 
 /// Credits every child of every node on `path` whose player placed its stone later in the
 /// descent. `stones` are the descent's stones after the root's position (tree, then playout),
-/// `root_len` the stones on the board at the root, `size` the board's, and `rewards` the descent's rewards for
-/// Black and White.
+/// `root_len` the stones on the board at the root, `size` the board's size, and `rewards` the
+/// descent's rewards for Black and White. Each child is credited at most once a descent, so
+/// its AMAF visits never pass its parent's visits (and fit the packed word as `stats` do).
 pub(crate) fn backup(
     tree: &Tree,
     path: &[u32],
