@@ -37,7 +37,7 @@ pub(crate) struct Edge {
     children: AtomicU64,
     prior: AtomicU32,
     cell: AtomicU16,
-    /// A [`Proof`] (with `prior`, `cell` and `minimax` it fills one 8-byte word: the edge is 32 bytes).
+    /// A [`Proof`] (with `prior`, `cell` and `minimax`, one 8-byte word; the edge is 32 bytes).
     proof: AtomicU8,
     /// The implicit minimax value for the edge's player, quantised: 0 = none yet, 1..=255 for
     /// 0..=1 (steps of 1/254, finer than the selection can tell apart).
