@@ -20,7 +20,7 @@
 //! order of a pair (see `Search::reuse_tree`), so there the whole block is scanned.
 
 use super::amaf::{blended_mean, first_play_mean};
-use super::node::{Children, Proof};
+use super::node::{Children, Proof, Stats};
 use super::tree::Tree;
 use crate::config::SearchParams;
 
@@ -48,7 +48,8 @@ pub(crate) fn select_child(
     let fpu = parent_mean - params.fpu_reduction;
     // Unvisited children ranked by their AMAF means: any of them may be next, so the scan
     // cannot stop at the first unvisited one.
-    let amaf_first_play = params.rave_first_play && params.rave_equivalence > 0.0;
+    let rave = params.rave_equivalence > 0.0;
+    let amaf_first_play = params.rave_first_play && rave;
     let considered = params.widened_children(node.visits, children.count as usize) as u32;
 
     let mut best = children.first;
@@ -63,8 +64,13 @@ pub(crate) fn select_child(
         }
         let stats = edge.stats();
         let value = if stats.visits == 0 {
-            let amaf = edge.amaf();
-            if amaf_first_play && amaf.visits > 0 {
+            // The AMAF word is read only when RAVE uses it (selection is on the hot path).
+            let amaf = if amaf_first_play {
+                edge.amaf()
+            } else {
+                Stats::default()
+            };
+            if amaf.visits > 0 {
                 first_play_mean(amaf, parent_mean) - params.fpu_reduction
                     + bias_scale * edge.prior()
             } else {
@@ -83,7 +89,8 @@ pub(crate) fn select_child(
             }
         } else {
             let n = stats.visits as f32;
-            let mean = blended_mean(stats, edge.amaf(), params.rave_equivalence);
+            let amaf = if rave { edge.amaf() } else { Stats::default() };
+            let mean = blended_mean(stats, amaf, params.rave_equivalence);
             let value = match edge.minimax() {
                 Some(m) if params.minimax_weight > 0.0 => {
                     (1.0 - params.minimax_weight) * mean + params.minimax_weight * m
@@ -102,7 +109,7 @@ pub(crate) fn select_child(
 
 #[cfg(test)]
 pub(super) mod tests {
-    use super::super::node::{Stats, REWARD_UNIT};
+    use super::super::node::REWARD_UNIT;
     use super::super::tree::ROOT;
     use super::*;
 
