@@ -31,6 +31,7 @@
 use crate::patterns::shape::{self, OWN_SIX};
 use crate::patterns::PatternBoard;
 use crate::rules::{Board, Color, Stage};
+use std::sync::OnceLock;
 
 pub const FEATURE_VERSION: u32 = 2;
 /// Values per side.
@@ -115,14 +116,7 @@ pub fn extract(pb: &PatternBoard) -> Features {
         f[base(colour) + THREATS] = pb.threat_count(colour).min(3) as f64;
     }
 
-    let mut roads = [[0u32; 6]; 2];
-    for &[b, w] in pb.windows().counts() {
-        if w == 0 && b > 0 {
-            roads[0][(b as usize).min(5)] += 1;
-        } else if b == 0 && w > 0 {
-            roads[1][(w as usize).min(5)] += 1;
-        }
-    }
+    let roads = road_counts(pb.windows().counts());
     for colour in [Color::Black, Color::White] {
         for k in 1..=5 {
             f[base(colour) + ROADS + k - 1] = f64::ln_1p(roads[colour.index()][k] as f64);
@@ -130,12 +124,14 @@ pub fn extract(pb: &PatternBoard) -> Features {
     }
 
     let size = board.size();
+    let both = shape::both_colours_table();
     let mut shapes = [[0.0f64; SIDE_FEATURES]; 2];
     for (n, &p) in board.history().iter().enumerate() {
         let colour = Board::color_of_stone(n);
         let cell = p.index(size);
         for dir in 0..4 {
-            let (class, _) = shape::shape_for(pb.key(cell, dir), colour.index());
+            // The colour's own class: its byte of the both-colours entry, low nibble.
+            let class = (both[pb.key(cell, dir) as usize] >> (8 * colour.index())) as u8 & 15;
             debug_assert!(class != OWN_SIX || board.is_over());
             if let Some((slot, stones)) = shape_slot(class) {
                 shapes[colour.index()][slot] += 1.0 / stones;
@@ -171,28 +167,81 @@ fn class_threats(class: u8) -> u32 {
     }
 }
 
+/// Per colour (Black, White): windows holding exactly `k` (`k` = 6 or more counted as 5) of its
+/// stones and none of the other's. A histogram over `(black, white)` first: one indexed increment
+/// a window, no branch on the counts (windows hold at most 6 of a colour). Most windows are empty,
+/// so four histograms take turns: increments of one bin do not wait on each other.
+fn road_counts(counts: &[[u8; 2]]) -> [[u32; 6]; 2] {
+    let bin = |[b, w]: [u8; 2]| (usize::from(b) & 7) | (usize::from(w) & 7) << 3;
+    let mut lanes = [[0u32; 64]; 4];
+    let mut chunks = counts.chunks_exact(4);
+    for chunk in &mut chunks {
+        for (lane, &pair) in lanes.iter_mut().zip(chunk) {
+            lane[bin(pair)] += 1;
+        }
+    }
+    for &pair in chunks.remainder() {
+        lanes[0][bin(pair)] += 1;
+    }
+    let mut hist = [0u32; 64];
+    for lane in &lanes {
+        for (h, &n) in hist.iter_mut().zip(lane) {
+            *h += n;
+        }
+    }
+    let mut roads = [[0u32; 6]; 2];
+    for n in 1..=7 {
+        roads[0][n.min(5)] += hist[n];
+        roads[1][n.min(5)] += hist[n << 3];
+    }
+    roads
+}
+
+/// Bit fields of a [`point_table`] entry, per colour `c` at `8 * c`: lines where the colour's
+/// stone makes a three or better (3 bits), threats it makes (4 bits). The four directions' entries
+/// of a cell add up without carrying between fields (at most 4 lines, 8 threats).
+const THREE_BITS: u32 = 0;
+const THREAT_BITS: u32 = 3;
+
+/// Per line key, both colours' contributions to [`empty_cell_points`] (the line table's own
+/// class of the key, read as in [`class_threats`]), packed as above (2 MB, built on first use).
+fn point_table() -> &'static [u16] {
+    static TABLE: OnceLock<Vec<u16>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        shape::both_colours_table()
+            .iter()
+            .map(|&both| {
+                let mut entry = 0u16;
+                for c in 0..2 {
+                    let own = (both >> (8 * c)) as u8 & 15;
+                    let three = u16::from((7..OWN_SIX).contains(&own));
+                    let threats = class_threats(own) as u16;
+                    entry |= (three << THREE_BITS | threats << THREAT_BITS) << (8 * c);
+                }
+                entry
+            })
+            .collect()
+    })
+}
+
 /// Per colour (Black, White): empty cells where one of its stones makes a three, threes on two
 /// lines, a threat, two threats (see the module comment). One table lookup per key gives both
-/// colours' own class.
+/// colours' lines and threats; most cells of a board are far from any stone and sum to 0.
 fn empty_cell_points(pb: &PatternBoard) -> [[u32; 4]; 2] {
-    let table = shape::both_colours_table();
+    let table = point_table();
     let mut points = [[0u32; 4]; 2];
     for cell in 0..pb.geometry().area() {
         if pb.is_occupied(cell) {
             continue;
         }
-        // Per colour: lines with a three or better, threats made.
-        let mut threes = [0u32; 2];
-        let mut threats = [0u32; 2];
-        for dir in 0..4 {
-            let both = table[pb.key(cell, dir) as usize];
-            for (c, byte) in [both & 0xFF, both >> 8].into_iter().enumerate() {
-                let own = (byte & 15) as u8;
-                threes[c] += u32::from((7..OWN_SIX).contains(&own));
-                threats[c] += class_threats(own);
-            }
+        let sum: u16 = (0..4).map(|dir| table[pb.key(cell, dir) as usize]).sum();
+        if sum == 0 {
+            continue;
         }
-        for ((counts, threes), threats) in points.iter_mut().zip(threes).zip(threats) {
+        for (c, counts) in points.iter_mut().enumerate() {
+            let fields = u32::from(sum) >> (8 * c);
+            let threes = (fields >> THREE_BITS) & 7;
+            let threats = (fields >> THREAT_BITS) & 15;
             counts[0] += u32::from(threes >= 1 && threats == 0);
             counts[1] += u32::from(threes >= 2);
             counts[2] += u32::from(threats >= 1);
@@ -319,5 +368,57 @@ mod tests {
         }
         pb.undo();
         assert_eq!(extract(&pb), extract_board(pb.board()));
+    }
+
+    /// The road and point counts as first written: a branch per window, two lookups and a
+    /// class decode per key. The packed versions above must count the same.
+    fn counts_by_definition(pb: &PatternBoard) -> ([[u32; 6]; 2], [[u32; 4]; 2]) {
+        let mut roads = [[0u32; 6]; 2];
+        for &[b, w] in pb.windows().counts() {
+            if w == 0 && b > 0 {
+                roads[0][(b as usize).min(5)] += 1;
+            } else if b == 0 && w > 0 {
+                roads[1][(w as usize).min(5)] += 1;
+            }
+        }
+        let mut points = [[0u32; 4]; 2];
+        for cell in (0..pb.geometry().area()).filter(|&c| !pb.is_occupied(c)) {
+            let (mut threes, mut threats) = ([0u32; 2], [0u32; 2]);
+            for dir in 0..4 {
+                for c in 0..2 {
+                    let (own, _) = shape::shape_for(pb.key(cell, dir), c);
+                    threes[c] += u32::from((7..OWN_SIX).contains(&own));
+                    threats[c] += class_threats(own);
+                }
+            }
+            for c in 0..2 {
+                points[c][0] += u32::from(threes[c] >= 1 && threats[c] == 0);
+                points[c][1] += u32::from(threes[c] >= 2);
+                points[c][2] += u32::from(threats[c] >= 1);
+                points[c][3] += u32::from(threats[c] >= 2);
+            }
+        }
+        (roads, points)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(64))]
+        /// Random games of up to 60 stones packed in a 9x9 corner of the board (crowded lines,
+        /// fours and sixes included): the packed histogram and point table count as the
+        /// definition does after every stone.
+        #[test]
+        fn packed_roads_and_points_count_as_the_definition(
+            cells in proptest::collection::vec((0u8..9, 0u8..9), 1..60)
+        ) {
+            let mut pb = PatternBoard::new(Board::standard());
+            for (c, r) in cells {
+                if pb.board().is_over() || pb.play(p(c, r)).is_err() {
+                    continue;
+                }
+                let (roads, points) = counts_by_definition(&pb);
+                proptest::prop_assert_eq!(road_counts(pb.windows().counts()), roads);
+                proptest::prop_assert_eq!(empty_cell_points(&pb), points);
+            }
+        }
     }
 }
