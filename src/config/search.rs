@@ -72,8 +72,13 @@ pub struct SearchParams {
     /// A leaf is expanded when its visit count (including this descent) reaches this.
     pub expand_visits: u32,
     /// At most this many children per node, the highest priors first; 0 = no limit. Forced
-    /// sets, the root and its children are never cut.
+    /// sets and the nodes within `full_width_plies` of the root are never cut.
     pub max_children: u32,
+    /// Nodes fewer than this many stones below the root keep every candidate whatever
+    /// `max_children` says: 2 = the whole turn being chosen (its first and second stones), 1 =
+    /// its first stones only (each first stone's partners are cut to `max_children`, so its
+    /// value comes from its best partners sooner).
+    pub full_width_plies: u32,
     /// While fewer than `opening_stones` stones are on the board, a node's free choices (not
     /// forced or zone sets) are the cells within `opening_reach` (Chebyshev distance) of a
     /// stone: experts' stones there lie within 2 of one 99% of the time, and on a near-empty

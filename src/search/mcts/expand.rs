@@ -35,7 +35,7 @@ pub(crate) struct ChildSet {
 
 /// Fills `scratch.list` with the children of the position `pos`. `earlier_siblings` are the
 /// stones ranked before the pending first stone by an unrestricted parent (canonical order).
-/// `full_width`: keep every candidate even with `max_children` (see [`FULL_WIDTH_PLIES`]).
+/// `full_width`: keep every candidate even with `max_children` (`search.full_width_plies`).
 /// `zone`: the empty cells of a defence zone, the children when no six is won or blocked.
 pub(crate) fn child_list<P: SearchPosition>(
     pos: &P,
@@ -171,11 +171,6 @@ pub(crate) fn earlier_siblings(
     }
 }
 
-/// Nodes this few stones below the root keep every candidate whatever `max_children` says: the
-/// root and the second stone of the turn being chosen, so that the stones actually played can
-/// be any the knowledge allows. Deeper nodes, where nearly all the edges are, are cut.
-pub(crate) const FULL_WIDTH_PLIES: usize = 2;
-
 /// What narrows a node's children besides the position: the stones a canonical pair order
 /// leaves out ([`earlier_siblings`]) and a defence zone (see [`child_list`]).
 #[derive(Clone, Copy, Default)]
@@ -199,7 +194,10 @@ pub(crate) fn expand<P: SearchPosition>(
     if !node.try_begin_expansion() {
         return false;
     }
-    let full_width = depth < FULL_WIDTH_PLIES;
+    // Within `full_width_plies` of the root (by default the turn being chosen) every candidate
+    // is kept, so that the stones actually played can be any the knowledge allows; deeper
+    // nodes, where nearly all the edges are, are cut.
+    let full_width = depth < params.full_width_plies as usize;
     let set = child_list(
         pos,
         params,

@@ -1,5 +1,6 @@
 //! Root preparation between searches: tree reuse by re-rooting at the stones actually played,
-//! and a full set of children for a reused second-stone root whose children the pair order cut.
+//! and a full set of children for a reused second-stone root whose children the pair order (or
+//! `max_children`, with `full_width_plies` 1) cut.
 
 use super::expand::{child_list, ExpandScratch};
 use super::node::Children;
@@ -22,17 +23,28 @@ impl<F: PositionFactory> Search<F> {
             return 0;
         };
         let (node, parent_block) = found;
-        if let (Some(Children { filtered: true, .. }), Some(parent)) =
+        // The stone just played was the first of this turn, searched from the previous root,
+        // and the second stones under it were cut to `max_children` (`full_width_plies` 1).
+        let second_cut = self.params.full_width_plies < 2
+            && board.stage() == Stage::Second
+            && self
+                .root_history
+                .as_ref()
+                .is_some_and(|(_, h)| h.len() + 1 == board.history().len());
+        if let (Some(Children { filtered, restricted, .. }), Some(parent)) =
             (self.tree.children(node), parent_block)
         {
-            // The new root is a second stone whose children were cut by the pair order: the
-            // pairs it lacks now need this first stone, so give it all its children, taking
-            // statistics from the other order where that was searched.
-            if !self.regraft_root(node, parent, root_pos, scratch) {
-                // No room to graft: keep the root's statistics, regrow its subtree.
-                self.tree.reroot(node);
-                self.tree.prune_to_root();
-                return self.tree.edge(ROOT).stats().visits;
+            if filtered || (second_cut && !restricted) {
+                // The new root is a second stone whose children were cut by the pair order (or
+                // by `max_children`): the pairs it lacks now need this first stone, so give it
+                // all its children, taking statistics from the other order where that was
+                // searched.
+                if !self.regraft_root(node, parent, root_pos, scratch) {
+                    // No room to graft: keep the root's statistics, regrow its subtree.
+                    self.tree.reroot(node);
+                    self.tree.prune_to_root();
+                    return self.tree.edge(ROOT).stats().visits;
+                }
             }
         }
         self.tree.reroot(node);

@@ -454,6 +454,56 @@ fn second_stone_root_gets_every_second_stone() {
 }
 
 #[test]
+fn a_cut_second_stone_root_gets_every_second_stone() {
+    // With `full_width_plies` 1 the turn's second stones are cut to `max_children` like any
+    // deeper node; the stones actually played must still be any the knowledge allows, so the
+    // second stone's search offers them all again. Both pair orders, so that it is the cut, not
+    // the canonical order, that the regraft undoes.
+    let cut = |full_width_plies| SearchParams {
+        opening_stones: 0,
+        max_children: 5,
+        full_width_plies,
+        pair_order: crate::config::PairOrder::Both,
+        ..params(2000)
+    };
+    let b = board_of(&[p(9, 9), p(10, 10), p(8, 10)]);
+    let pos = SimplePosition::new(&b);
+    let mut cands = Vec::new();
+    pos.candidates(&mut cands);
+    let mut s = Search::new(cut(1), SimpleFactory);
+    let first = think(&mut s, &b);
+    // The root keeps every first stone; the chosen one's second stones were cut to 5.
+    assert_eq!(s.analysis().children.len(), cands.len());
+    let root_children = s.tree.children(super::tree::ROOT).unwrap();
+    let chosen = root_children
+        .range()
+        .find(|&i| s.tree.edge(i).cell() as usize == first.best.index(b.size()))
+        .unwrap();
+    assert_eq!(s.tree.children(chosen).unwrap().count, 5);
+    let mut after = b.clone();
+    after.play(first.best).unwrap();
+    let second = think(&mut s, &after);
+    assert!(second.reused_visits > 0);
+    let mut seconds = Vec::new();
+    SimplePosition::new(&after).candidates(&mut seconds);
+    assert!(seconds.len() > 5);
+    assert_eq!(s.analysis().children.len(), seconds.len());
+    // With 2 (the default) the second stones were never cut.
+    let mut s = Search::new(cut(2), SimpleFactory);
+    let first = think(&mut s, &b);
+    let root_children = s.tree.children(super::tree::ROOT).unwrap();
+    let chosen = root_children
+        .range()
+        .find(|&i| s.tree.edge(i).cell() as usize == first.best.index(b.size()))
+        .unwrap();
+    let mut seconds = Vec::new();
+    let mut after = b.clone();
+    after.play(first.best).unwrap();
+    SimplePosition::new(&after).candidates(&mut seconds);
+    assert_eq!(s.tree.children(chosen).unwrap().count as usize, seconds.len());
+}
+
+#[test]
 fn runs_at_the_node_cap_and_on_several_threads() {
     let mut s = Search::new(
         SearchParams {
