@@ -110,6 +110,10 @@ pub struct SearchParams {
     pub early_stop_min_share: f32,
     /// Keep the subtree of the stones actually played between searches.
     pub reuse_tree: bool,
+    /// A reused root that was expanded below the turn then being chosen had its children cut
+    /// to `max_children`: give it every candidate again (keeping the statistics of those it
+    /// had), so that a turn searched on a reused tree is as wide as one searched afresh.
+    pub widen_reused_root: bool,
     /// The stone played: the most visited (0), or with c > 0, among the stones with at least
     /// `choice_min_share` of the most visited one's visits, the highest mean − c/sqrt(visits)
     /// (`search::mcts::choice`).

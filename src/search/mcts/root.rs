@@ -1,6 +1,7 @@
 //! Root preparation between searches: tree reuse by re-rooting at the stones actually played,
-//! and a full set of children for a reused second-stone root whose children the pair order (or
-//! `max_children`, with `full_width_plies` 1) cut.
+//! and a full set of children for a reused root whose children were cut: a second stone's by the
+//! pair order (or by `max_children`, with `full_width_plies` 1), and with `widen_reused_root` any
+//! root first expanded below the turn then being chosen.
 
 use super::expand::{child_list, ExpandScratch};
 use super::node::Children;
@@ -31,20 +32,22 @@ impl<F: PositionFactory> Search<F> {
                 .root_history
                 .as_ref()
                 .is_some_and(|(_, h)| h.len() + 1 == board.history().len());
-        if let (Some(Children { filtered, restricted, .. }), Some(parent)) =
-            (self.tree.children(node), parent_block)
+        if let Some(Children {
+            filtered,
+            restricted,
+            ..
+        }) = self.tree.children(node)
         {
-            if filtered || (second_cut && !restricted) {
-                // The new root is a second stone whose children were cut by the pair order (or
-                // by `max_children`): the pairs it lacks now need this first stone, so give it
-                // all its children, taking statistics from the other order where that was
-                // searched.
-                if !self.regraft_root(node, parent, root_pos, scratch) {
-                    // No room to graft: keep the root's statistics, regrow its subtree.
-                    self.tree.reroot(node);
-                    self.tree.prune_to_root();
-                    return self.tree.edge(ROOT).stats().visits;
-                }
+            // A second stone whose children were cut by the pair order (or by `max_children`):
+            // the pairs it lacks now need this first stone. With `widen_reused_root`, any root
+            // expanded below the turn then being chosen, and so cut to `max_children`.
+            let must = parent_block.is_some() && (filtered || (second_cut && !restricted));
+            let widen = self.params.widen_reused_root && !restricted;
+            if (must || widen) && !self.regraft_root(node, parent_block, root_pos, !must, scratch) {
+                // No room to graft: keep the root's statistics, regrow its subtree.
+                self.tree.reroot(node);
+                self.tree.prune_to_root();
+                return self.tree.edge(ROOT).stats().visits;
             }
         }
         self.tree.reroot(node);
@@ -111,18 +114,26 @@ impl<F: PositionFactory> Search<F> {
         walk(&self.tree, ROOT, &mut root_pos.clone(), 0);
     }
 
-    /// Gives second-stone node `node` (child of the block `parent`) its full set of children.
+    /// Gives `node`, the new root, its full set of children, keeping the statistics and
+    /// subtrees of those it had; for a second stone (child of the block `parent`) also those of
+    /// the other order where that was searched. With `only_if_wider`, a node that already has
+    /// every child is left as it is. False when the tree has no room.
     fn regraft_root(
         &mut self,
         node: u32,
-        parent: Children,
+        parent: Option<Children>,
         root_pos: &F::Position,
+        only_if_wider: bool,
         scratch: &mut ExpandScratch,
     ) -> bool {
         let size = root_pos.board().size();
         let first_stone = self.tree.edge(node).cell();
         child_list(root_pos, &self.params, &[], true, None, scratch);
         let count = scratch.list.len() as u32;
+        let had = self.tree.children(node).map_or(0, |c| c.count);
+        if only_if_wider && count <= had {
+            return true;
+        }
         let Some(first) = self.tree.allocate(count) else {
             return false;
         };
@@ -137,7 +148,9 @@ impl<F: PositionFactory> Search<F> {
             target.init(cell, prior);
             let same = self.tree.find_child(node, cell);
             let mirrored = || {
-                let sibling = parent.range().find(|&i| self.tree.edge(i).cell() == cell)?;
+                let sibling = parent?
+                    .range()
+                    .find(|&i| self.tree.edge(i).cell() == cell)?;
                 self.tree.find_child(sibling, first_stone)
             };
             if let Some(source) = same.or_else(mirrored) {

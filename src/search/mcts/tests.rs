@@ -500,7 +500,10 @@ fn a_cut_second_stone_root_gets_every_second_stone() {
     let mut after = b.clone();
     after.play(first.best).unwrap();
     SimplePosition::new(&after).candidates(&mut seconds);
-    assert_eq!(s.tree.children(chosen).unwrap().count as usize, seconds.len());
+    assert_eq!(
+        s.tree.children(chosen).unwrap().count as usize,
+        seconds.len()
+    );
 }
 
 #[test]
@@ -786,4 +789,39 @@ fn a_raised_stop_flag_ends_the_search_with_its_best_stone() {
         "{:?}",
         start.elapsed()
     );
+}
+
+#[test]
+fn a_reused_root_expanded_deep_is_widened_when_asked() {
+    // Four stones on from a search, the new root was expanded below the turn being chosen then,
+    // so its children were cut to `max_children`; `widen_reused_root` gives it every candidate
+    // again, keeping the visits it had.
+    let run = |widen_reused_root| {
+        let mut s = Search::new(
+            SearchParams {
+                opening_stones: 0,
+                max_children: 5,
+                widen_reused_root,
+                ..params(3000)
+            },
+            SimpleFactory,
+        );
+        let mut b = board_of(&[p(9, 9), p(10, 10), p(8, 10)]);
+        for _ in 0..4 {
+            let o = think(&mut s, &b);
+            b.play(o.best).unwrap();
+        }
+        let o = think(&mut s, &b);
+        let mut cands = Vec::new();
+        SimplePosition::new(&b).candidates(&mut cands);
+        (o.reused_visits, s.analysis().children.len(), cands.len())
+    };
+    let (reused, children, candidates) = run(false);
+    assert!(reused > 0);
+    assert_eq!(children, 5);
+    let (reused, children, all) = run(true);
+    assert!(reused > 0);
+    assert_eq!(children, all);
+    assert_eq!(all, candidates);
+    assert!(all > 5);
 }
