@@ -43,8 +43,11 @@ impl<F: PositionFactory> Search<F> {
             // expanded below the turn then being chosen, and so cut to `max_children`.
             let must = parent_block.is_some() && (filtered || (second_cut && !restricted));
             let widen = self.params.widen_reused_root && !restricted;
-            if (must || widen) && !self.regraft_root(node, parent_block, root_pos, !must, scratch) {
-                // No room to graft: keep the root's statistics, regrow its subtree.
+            let grafted =
+                (must || widen) && self.regraft_root(node, parent_block, root_pos, !must, scratch);
+            if must && !grafted {
+                // No room to graft: keep the root's statistics, regrow its subtree. (A widening
+                // without room keeps the reused children as they are.)
                 self.tree.reroot(node);
                 self.tree.prune_to_root();
                 return self.tree.edge(ROOT).stats().visits;
