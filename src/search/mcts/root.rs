@@ -43,8 +43,11 @@ impl<F: PositionFactory> Search<F> {
             // expanded below the turn then being chosen, and so cut to `max_children`.
             let must = parent_block.is_some() && (filtered || (second_cut && !restricted));
             let widen = self.params.widen_reused_root && !restricted;
+            // The other order of a pair exists only for a second stone, whose siblings are the
+            // same side's first stones; a root after the opponent's turn has none.
+            let mirror = parent_block.filter(|_| board.stage() == Stage::Second);
             let grafted =
-                (must || widen) && self.regraft_root(node, parent_block, root_pos, !must, scratch);
+                (must || widen) && self.regraft_root(node, mirror, root_pos, !must, scratch);
             if must && !grafted {
                 // No room to graft: keep the root's statistics, regrow its subtree. (A widening
                 // without room keeps the reused children as they are.)

@@ -814,6 +814,19 @@ fn a_reused_root_expanded_deep_is_widened_when_asked() {
         let o = think(&mut s, &b);
         let mut cands = Vec::new();
         SimplePosition::new(&b).candidates(&mut cands);
+        // The children's visits all came through the root: none were grafted from another
+        // position (the other order of a pair exists only within one side's turn).
+        let below: u64 = s
+            .analysis()
+            .children
+            .iter()
+            .map(|c| u64::from(c.visits))
+            .sum();
+        assert!(
+            below <= u64::from(o.root_visits),
+            "{below} > {}",
+            o.root_visits
+        );
         (o.reused_visits, s.analysis().children.len(), cands.len())
     };
     let (reused, children, candidates) = run(false);
