@@ -190,7 +190,7 @@ fn road_counts(counts: &[[u8; 2]]) -> [[u32; 6]; 2] {
         }
     }
     let mut roads = [[0u32; 6]; 2];
-    for n in 1..=7 {
+    for n in 1..=6 {
         roads[0][n.min(5)] += hist[n];
         roads[1][n.min(5)] += hist[n << 3];
     }

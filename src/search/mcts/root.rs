@@ -1,7 +1,6 @@
 //! Root preparation between searches: tree reuse by re-rooting at the stones actually played,
 //! and a full set of children for a reused root whose children were cut: a second stone's by the
-//! pair order (or by `max_children`, with `full_width_plies` 1), and with `widen_reused_root` any
-//! root first expanded below the turn then being chosen.
+//! pair order or by `max_children`, and with `widen_reused_root` a first stone's.
 
 use super::expand::{child_list, ExpandScratch};
 use super::node::Children;
@@ -24,30 +23,23 @@ impl<F: PositionFactory> Search<F> {
             return 0;
         };
         let (node, parent_block) = found;
-        // The stone just played was the first of this turn, searched from the previous root,
-        // and the second stones under it were cut to `max_children` (`full_width_plies` 1).
-        let second_cut = self.params.full_width_plies < 2
-            && board.stage() == Stage::Second
-            && self
-                .root_history
-                .as_ref()
-                .is_some_and(|(_, h)| h.len() + 1 == board.history().len());
         if let Some(Children {
             filtered,
             restricted,
             ..
         }) = self.tree.children(node)
         {
-            // A second stone whose children were cut by the pair order (or by `max_children`):
-            // the pairs it lacks now need this first stone. With `widen_reused_root`, any root
-            // expanded below the turn then being chosen, and so cut to `max_children`.
-            let must = parent_block.is_some() && (filtered || (second_cut && !restricted));
+            // A second stone (its siblings the same side's first stones) must offer every
+            // second stone: its children may have been cut by the pair order (`filtered`) or, if
+            // it was expanded below the turn then being chosen, by `max_children`. With
+            // `widen_reused_root` a first-stone root, expanded three stones down, is widened too.
+            let second_stone = parent_block.is_some() && board.stage() == Stage::Second;
+            let must = second_stone && (filtered || !restricted);
             let widen = self.params.widen_reused_root && !restricted;
-            // The other order of a pair exists only for a second stone, whose siblings are the
-            // same side's first stones; a root after the opponent's turn has none.
-            let mirror = parent_block.filter(|_| board.stage() == Stage::Second);
+            // The other order of a pair exists only for a second stone.
+            let mirror = parent_block.filter(|_| second_stone);
             let grafted =
-                (must || widen) && self.regraft_root(node, mirror, root_pos, !must, scratch);
+                (must || widen) && self.regraft_root(node, mirror, root_pos, !filtered, scratch);
             if must && !grafted {
                 // No room to graft: keep the root's statistics, regrow its subtree. (A widening
                 // without room keeps the reused children as they are.)
