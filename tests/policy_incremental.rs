@@ -104,6 +104,40 @@ fn incremental_tables_match_recomputation() {
 }
 
 #[test]
+fn weights_asked_after_several_stones_match_recomputation() {
+    // The static weights are refreshed at the first query after a stone: a query after a run of
+    // stones and undos refreshes what all of them changed at once.
+    for (size, seed) in [(19, 11), (13, 12)] {
+        let mut unasked = 0;
+        random_walk(size, seed, 3000, |pb, rng| {
+            if rng.gen_bool(0.75) {
+                unasked += 1;
+                return;
+            }
+            let b = pb.board().clone();
+            let scratch = PolicyBoard::new(&b, pb.gammas().clone());
+            let draw = rng.gen::<u64>();
+            assert_eq!(
+                pb.sample(&mut Xoshiro256PlusPlus::seed_from_u64(draw)),
+                scratch.sample(&mut Xoshiro256PlusPlus::seed_from_u64(draw)),
+                "sample after {:?}",
+                b.history()
+            );
+            assert_eq!(pb.total_weight(), scratch.total_weight());
+            for p in b.points() {
+                assert_eq!(
+                    pb.weight(p),
+                    scratch.weight(p),
+                    "{p:?} after {:?}",
+                    b.history()
+                );
+            }
+        });
+        assert!(unasked > 1000, "most steps leave the weights unasked");
+    }
+}
+
+#[test]
 fn clone_from_copies_the_whole_incremental_state() {
     // A copy kept from an earlier position and refreshed with `clone_from` (as the search does
     // after every playout) answers like the original, and keeps playing like it.

@@ -20,7 +20,7 @@ use super::spec::Group;
 use crate::patterns::shape::{Combiner, OPP_CLASSES};
 use crate::patterns::CellSet;
 use crate::rules::{Board, PlayError, Point};
-use std::cell::RefCell;
+use std::cell::{Ref, RefCell};
 use std::sync::Arc;
 
 /// Weight of a team of strength 1.
@@ -310,18 +310,65 @@ impl RelativeGammas {
     }
 }
 
-/// A board plus incremental Bradley-Terry weights for the side to move. `Clone + Send`: every
-/// search thread owns one.
-pub struct PolicyBoard {
-    fb: FeatureBoard,
-    gammas: Arc<Gammas>,
-    statics: Arc<StaticGammas>,
+/// The static weights, kept current lazily: a stone only marks the cells it changed, and the
+/// first query after it refreshes every marked cell at once. The search's descent plays a dozen
+/// stones before it asks for a weight, and a cell two of them change is refreshed once; a
+/// playout's last stone is never refreshed.
+#[derive(Clone)]
+struct StaticWeights {
     /// `base[cell][colour]`: static weight with `colour` to move; 0 on occupied cells. Both
     /// colours side by side: the refresh writes both, from one cell's features.
     base: Vec<[u64; 2]>,
     /// `rows[row][colour]`: the sum of `base` over the row.
     rows: Vec<[u64; 2]>,
     totals: [u64; 2],
+    /// Cells whose features changed since the last refresh.
+    stale: CellSet,
+}
+
+impl StaticWeights {
+    /// Recomputes the stale cells' weights for both colours from `fb`, keeping row sums and
+    /// totals. A cell's weight depends on its own features only, so one refresh after several
+    /// stones gives the weights a refresh after each would.
+    fn refresh(&mut self, fb: &FeatureBoard, t: &StaticGammas) {
+        // Plain slices and locals, so the loop keeps them in registers.
+        let (base, rows) = (&mut self.base[..], &mut self.rows[..]);
+        let [mut total_b, mut total_w] = self.totals;
+        let row_of = &t.row_of[..];
+        for cell in self.stale.iter() {
+            let weights = if fb.patterns().is_occupied(cell) {
+                [0, 0]
+            } else {
+                let [b, w] = t.strengths(fb, cell);
+                [quantise(b), quantise(w)]
+            };
+            let [old_b, old_w] = std::mem::replace(&mut base[cell], weights);
+            let row = &mut rows[row_of[cell] as usize];
+            row[0] = row[0] - old_b + weights[0];
+            row[1] = row[1] - old_w + weights[1];
+            total_b = total_b - old_b + weights[0];
+            total_w = total_w - old_w + weights[1];
+        }
+        self.totals = [total_b, total_w];
+        self.stale = CellSet::new();
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        self.base.clone_from(&source.base);
+        self.rows.clone_from(&source.rows);
+        self.totals = source.totals;
+        self.stale = source.stale;
+    }
+}
+
+/// A board plus incremental Bradley-Terry weights for the side to move. `Clone + Send`: every
+/// search thread owns one.
+pub struct PolicyBoard {
+    fb: FeatureBoard,
+    gammas: Arc<Gammas>,
+    statics: Arc<StaticGammas>,
+    /// Read through [`PolicyBoard::settled`] only, which refreshes the stale cells first.
+    weights: RefCell<StaticWeights>,
     overlay: RefCell<Overlay>,
 }
 
@@ -331,9 +378,7 @@ impl Clone for PolicyBoard {
             fb: self.fb.clone(),
             gammas: Arc::clone(&self.gammas),
             statics: Arc::clone(&self.statics),
-            base: self.base.clone(),
-            rows: self.rows.clone(),
-            totals: self.totals,
+            weights: self.weights.clone(),
             overlay: self.overlay.clone(),
         }
     }
@@ -344,9 +389,7 @@ impl Clone for PolicyBoard {
             fb,
             gammas,
             statics,
-            base,
-            rows,
-            totals,
+            weights,
             overlay,
         } = self;
         fb.clone_from(&source.fb);
@@ -356,9 +399,7 @@ impl Clone for PolicyBoard {
         if !Arc::ptr_eq(statics, &source.statics) {
             *statics = Arc::clone(&source.statics);
         }
-        base.clone_from(&source.base);
-        rows.clone_from(&source.rows);
-        *totals = source.totals;
+        weights.get_mut().clone_from(&source.weights.borrow());
         overlay.get_mut().clone_from(&source.overlay.borrow());
     }
 }
@@ -384,13 +425,16 @@ impl PolicyBoard {
         let fb = FeatureBoard::new(board);
         let size = board.size();
         let area = size * size;
-        let mut pb = PolicyBoard {
+        let pb = PolicyBoard {
             statics: Arc::new(StaticGammas::new(&gammas, &fb)),
             fb,
             gammas,
-            base: vec![[0; 2]; area],
-            rows: vec![[0; 2]; size],
-            totals: [0, 0],
+            weights: RefCell::new(StaticWeights {
+                base: vec![[0; 2]; area],
+                rows: vec![[0; 2]; size],
+                totals: [0, 0],
+                stale: (0..area).collect(),
+            }),
             overlay: RefCell::new(Overlay {
                 fresh: false,
                 epoch: 0,
@@ -405,8 +449,7 @@ impl PolicyBoard {
                 blocks: None,
             }),
         };
-        let every_cell: Vec<u16> = (0..area as u16).collect();
-        pb.refresh(Some(&every_cell));
+        pb.settled();
         pb
     }
 
@@ -422,43 +465,19 @@ impl PolicyBoard {
         &self.gammas
     }
 
-    /// Recomputes the static weights of `cells` (all of them when `None`, else the cells the
-    /// last stone changed) for both colours, keeping row sums and totals.
-    fn refresh(&mut self, all: Option<&[u16]>) {
-        let PolicyBoard {
-            fb,
-            statics,
-            base,
-            rows,
-            totals,
-            ..
-        } = self;
-        let t = &**statics;
-        let cells = all.unwrap_or(fb.changed());
-        // Plain slices and locals, so the loop keeps them in registers.
-        let (base, rows) = (&mut base[..], &mut rows[..]);
-        let [mut total_b, mut total_w] = *totals;
-        let row_of = &t.row_of[..];
-        for &cell in cells {
-            let cell = cell as usize;
-            let weights = if fb.patterns().is_occupied(cell) {
-                [0, 0]
-            } else {
-                let [b, w] = t.strengths(fb, cell);
-                [quantise(b), quantise(w)]
-            };
-            let [old_b, old_w] = std::mem::replace(&mut base[cell], weights);
-            let row = &mut rows[row_of[cell] as usize];
-            row[0] = row[0] - old_b + weights[0];
-            row[1] = row[1] - old_w + weights[1];
-            total_b = total_b - old_b + weights[0];
-            total_w = total_w - old_w + weights[1];
+    /// The static weights, their stale cells refreshed first.
+    fn settled(&self) -> Ref<'_, StaticWeights> {
+        if !self.weights.borrow().stale.is_empty() {
+            self.weights.borrow_mut().refresh(&self.fb, &self.statics);
         }
-        *totals = [total_b, total_w];
+        self.weights.borrow()
     }
 
     fn after_change(&mut self) {
-        self.refresh(None);
+        self.weights
+            .get_mut()
+            .stale
+            .union_with(self.fb.changed_cells());
         let ov = self.overlay.get_mut();
         ov.fresh = false;
         ov.wins = None;
@@ -501,6 +520,7 @@ impl PolicyBoard {
             return;
         }
         let ctx = TurnContext::with_tactics(self.fb.patterns(), self.wins(), self.blocks());
+        let weights = self.settled();
         let mut guard = self.overlay.borrow_mut();
         let ov = &mut *guard;
         ov.epoch = ov.epoch.wrapping_add(1);
@@ -516,7 +536,7 @@ impl PolicyBoard {
             let size = board.size();
             let geometry = self.fb.geometry();
             let colour = ctx.to_move.index();
-            let base = &self.base[..];
+            let base = &weights.base[..];
             let statics = &*self.statics;
             let background = dynamic_code(
                 if ctx.first.is_some() {
@@ -622,11 +642,11 @@ impl PolicyBoard {
         ov.fresh = true;
     }
 
-    fn effective(&self, ov: &Overlay, cell: usize, colour: usize) -> u64 {
+    fn effective(weights: &StaticWeights, ov: &Overlay, cell: usize, colour: usize) -> u64 {
         if ov.stamp[cell] == ov.epoch {
             ov.weight[cell]
         } else {
-            self.base[cell][colour]
+            weights.base[cell][colour]
         }
     }
 
@@ -639,7 +659,13 @@ impl PolicyBoard {
         }
         self.ensure_overlay();
         let ov = self.overlay.borrow();
-        self.effective(&ov, p.index(board.size()), board.to_move().index()) as f64
+        let weights = self.settled();
+        Self::effective(
+            &weights,
+            &ov,
+            p.index(board.size()),
+            board.to_move().index(),
+        ) as f64
     }
 
     /// Calls `f` with every stone of positive [`PolicyBoard::weight`], in index order: the same
@@ -651,10 +677,11 @@ impl PolicyBoard {
         }
         self.ensure_overlay();
         let ov = self.overlay.borrow();
+        let weights = self.settled();
         let (size, colour) = (board.size(), board.to_move().index());
         for cell in 0..size * size {
             // Occupied cells weigh 0, so the weight alone tells the legal points.
-            let w = self.effective(&ov, cell, colour);
+            let w = Self::effective(&weights, &ov, cell, colour);
             if w > 0 {
                 f(Point::from_index(cell, size), w as f64);
             }
@@ -673,7 +700,7 @@ impl PolicyBoard {
         }
         self.ensure_overlay();
         let ov = self.overlay.borrow();
-        (self.totals[board.to_move().index()] as i64 + ov.total_delta) as u64
+        (self.settled().totals[board.to_move().index()] as i64 + ov.total_delta) as u64
     }
 
     /// Bradley-Terry probability that the side to move places its next stone on `p`.
@@ -703,18 +730,19 @@ impl PolicyBoard {
             return self.sample_from_overlay(rng);
         }
         let colour = board.to_move().index();
-        let total = self.totals[colour];
+        let weights = self.settled();
+        let total = weights.totals[colour];
         if total == 0 {
             return None;
         }
         let ctx = TurnContext::with_tactics(self.fb.patterns(), CellSet::new(), CellSet::new());
         if ctx.last_opp == [None, None] && ctx.first.is_none() {
             // No dynamic feature differs from the background: the static weights are exact.
-            return Some(self.sample_static(rng, colour, total));
+            return Some(self.sample_static(&weights, rng, colour, total));
         }
         let bound = self.statics.max_factor[usize::from(ctx.first.is_some())];
         for _ in 0..MAX_REJECTIONS {
-            let p = self.sample_static(rng, colour, total);
+            let p = self.sample_static(&weights, rng, colour, total);
             let factor = self.statics.dynamic[untactical_code(&ctx, p) as usize];
             if rng.gen::<f64>() * bound < factor {
                 return Some(p);
@@ -727,19 +755,20 @@ impl PolicyBoard {
     /// A draw by static weight alone (`total` is the colour's static total, not zero).
     fn sample_static<R: rand::Rng + ?Sized>(
         &self,
+        weights: &StaticWeights,
         rng: &mut R,
         colour: usize,
         total: u64,
     ) -> Point {
         let size = self.fb.board().size();
         let mut r = rng.gen_range(0..total);
-        for (row, sums) in self.rows.iter().enumerate() {
+        for (row, sums) in weights.rows.iter().enumerate() {
             let sum = sums[colour];
             if r >= sum {
                 r -= sum;
                 continue;
             }
-            for (cell, w) in self.base.iter().enumerate().skip(row * size).take(size) {
+            for (cell, w) in weights.base.iter().enumerate().skip(row * size).take(size) {
                 let w = w[colour];
                 if r < w {
                     return Point::from_index(cell, size);
@@ -760,15 +789,16 @@ impl PolicyBoard {
         let size = board.size();
         let colour = board.to_move().index();
         let ov = self.overlay.borrow();
+        let weights = self.settled();
         let mut r = rng.gen_range(0..total);
         for row in 0..size {
-            let sum = (self.rows[row][colour] as i64 + ov.row_delta[row]) as u64;
+            let sum = (weights.rows[row][colour] as i64 + ov.row_delta[row]) as u64;
             if r >= sum {
                 r -= sum;
                 continue;
             }
             for cell in row * size..(row + 1) * size {
-                let w = self.effective(&ov, cell, colour);
+                let w = Self::effective(&weights, &ov, cell, colour);
                 if r < w {
                     return Some(Point::from_index(cell, size));
                 }

@@ -39,45 +39,6 @@ pub const TACTIC_WIN: u16 = 2;
 /// One value per group, indexed by [`Group::index`].
 pub type Team = [u16; 8];
 
-/// Room for the cells one stone changes: itself, 40 line neighbours and 48 cells of `nearest`.
-const CHANGED_CAPACITY: usize = 128;
-
-/// The cells one stone changed, each once, collected without branches.
-#[derive(Clone, Copy)]
-struct ChangedCells {
-    cells: [u16; CHANGED_CAPACITY],
-    len: usize,
-    listed: CellSet,
-}
-
-impl ChangedCells {
-    fn new() -> ChangedCells {
-        ChangedCells {
-            cells: [0; CHANGED_CAPACITY],
-            len: 0,
-            listed: CellSet::new(),
-        }
-    }
-
-    fn clear(&mut self) {
-        self.len = 0;
-        self.listed = CellSet::new();
-    }
-
-    /// Lists `cell` if `wanted` and not yet listed: written always, counted only then.
-    #[inline]
-    fn add_if(&mut self, cell: usize, wanted: bool) {
-        let add = wanted & !self.listed.contains(cell);
-        self.cells[self.len] = cell as u16;
-        self.listed.insert_if(cell, add);
-        self.len += usize::from(add);
-    }
-
-    fn cells(&self) -> &[u16] {
-        &self.cells[..self.len]
-    }
-}
-
 /// A board with each cell's static features cached for both colours.
 pub struct FeatureBoard {
     pb: PatternBoard,
@@ -87,7 +48,7 @@ pub struct FeatureBoard {
     /// Which cells have stones within distance 1, 2, 3 (`nearest`).
     nearness: Nearness,
     /// Cells whose static features changed in the last play or undo.
-    changed: ChangedCells,
+    changed: CellSet,
     own: &'static Combiner,
     opp: &'static Combiner,
     /// [`shape::both_colours_table`].
@@ -136,7 +97,7 @@ impl FeatureBoard {
         let mut fb = FeatureBoard {
             dir_shapes: vec![0; area * 4],
             nearness: Nearness::new(board.size()),
-            changed: ChangedCells::new(),
+            changed: CellSet::new(),
             own: Combiner::own(),
             opp: Combiner::opp(),
             shapes: shape::both_colours_table(),
@@ -149,7 +110,7 @@ impl FeatureBoard {
         }
         for &p in board.history() {
             fb.update_nearness(p.index(board.size()), true);
-            fb.changed.clear();
+            fb.changed = CellSet::new();
         }
         fb
     }
@@ -175,7 +136,7 @@ impl FeatureBoard {
             changed,
             ..
         } = self;
-        let mark = |q: usize| changed.add_if(q, !pb.is_occupied(q));
+        let mark = |q: usize| changed.insert_if(q, !pb.is_occupied(q));
         if placed {
             nearness.place(col as usize, row as usize, mark);
         } else {
@@ -227,8 +188,8 @@ impl FeatureBoard {
     /// leaves; only empty cells are reported as changed. The loop has no data-dependent branch:
     /// whether a line's classes changed is a coin flip the branch predictor would often lose.
     fn after_stone(&mut self, cell: usize, placed: bool) {
-        self.changed.clear();
-        self.changed.add_if(cell, true);
+        self.changed = CellSet::new();
+        self.changed.insert(cell);
         let FeatureBoard {
             pb,
             dir_shapes,
@@ -242,7 +203,7 @@ impl FeatureBoard {
             let old = std::mem::replace(&mut dir_shapes[q * 4 + d], new);
             // A stone far along a line often leaves the classes as they were: then the cell's
             // static features, and its weights, stay too.
-            changed.add_if(q, (new != old) & !pb.is_occupied(q));
+            changed.insert_if(q, (new != old) & !pb.is_occupied(q));
         }
         self.update_nearness(cell, placed);
     }
@@ -262,8 +223,8 @@ impl FeatureBoard {
     }
 
     /// Empty cells whose static features changed in the last play or undo, and the stone's cell.
-    pub fn changed(&self) -> &[u16] {
-        self.changed.cells()
+    pub fn changed_cells(&self) -> &CellSet {
+        &self.changed
     }
 
     /// The static group values (own4, opp4, nearest, edge, cross) of `cell` for `to_move`.
