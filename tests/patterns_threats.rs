@@ -171,6 +171,11 @@ fn incremental_state_matches_scratch_and_brute_force() {
             assert_eq!(pb.keys(), &PatternBoard::keys_from_scratch(b)[..]);
             let scratch = patterns::ThreatWindows::from_board(b);
             assert_eq!(pb.windows().counts(), scratch.counts());
+            let mut histogram = [0u32; 64];
+            for &pair in scratch.counts() {
+                histogram[patterns::pair_bin(pair)] += 1;
+            }
+            assert_eq!(pb.windows().pair_histogram(), &histogram);
             if b.is_over() {
                 continue;
             }

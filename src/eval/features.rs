@@ -29,7 +29,7 @@
 //! the [`spec_id`] and are refused by a build that computes something else.
 
 use crate::patterns::shape::{self, OWN_SIX};
-use crate::patterns::PatternBoard;
+use crate::patterns::{pair_bin, PatternBoard};
 use crate::rules::{Board, Color, Stage};
 use std::sync::OnceLock;
 
@@ -116,7 +116,7 @@ pub fn extract(pb: &PatternBoard) -> Features {
         f[base(colour) + THREATS] = pb.threat_count(colour).min(3) as f64;
     }
 
-    let roads = road_counts(pb.windows().counts());
+    let roads = road_counts(pb.windows().pair_histogram());
     for colour in [Color::Black, Color::White] {
         for k in 1..=5 {
             f[base(colour) + ROADS + k - 1] = f64::ln_1p(roads[colour.index()][k] as f64);
@@ -168,31 +168,14 @@ fn class_threats(class: u8) -> u32 {
 }
 
 /// Per colour (Black, White): windows holding exactly `k` (`k` = 6 or more counted as 5) of its
-/// stones and none of the other's. A histogram over `(black, white)` first: one indexed increment
-/// a window, no branch on the counts (windows hold at most 6 of a colour). Most windows are empty,
-/// so four histograms take turns: increments of one bin do not wait on each other.
-fn road_counts(counts: &[[u8; 2]]) -> [[u32; 6]; 2] {
-    let bin = |[b, w]: [u8; 2]| (usize::from(b) & 7) | (usize::from(w) & 7) << 3;
-    let mut lanes = [[0u32; 64]; 4];
-    let mut chunks = counts.chunks_exact(4);
-    for chunk in &mut chunks {
-        for (lane, &pair) in lanes.iter_mut().zip(chunk) {
-            lane[bin(pair)] += 1;
-        }
-    }
-    for &pair in chunks.remainder() {
-        lanes[0][bin(pair)] += 1;
-    }
-    let mut hist = [0u32; 64];
-    for lane in &lanes {
-        for (h, &n) in hist.iter_mut().zip(lane) {
-            *h += n;
-        }
-    }
+/// stones and none of the other's, from the windows' histogram of (black, white) counts
+/// ([`ThreatWindows::pair_histogram`](crate::patterns::ThreatWindows::pair_histogram), kept
+/// current on every stone).
+fn road_counts(histogram: &[u32; 64]) -> [[u32; 6]; 2] {
     let mut roads = [[0u32; 6]; 2];
-    for n in 1..=6 {
-        roads[0][n.min(5)] += hist[n];
-        roads[1][n.min(5)] += hist[n << 3];
+    for n in 1..=6u8 {
+        roads[0][usize::from(n.min(5))] += histogram[pair_bin([n, 0])];
+        roads[1][usize::from(n.min(5))] += histogram[pair_bin([0, n])];
     }
     roads
 }
@@ -371,7 +354,7 @@ mod tests {
     }
 
     /// The road and point counts as first written: a branch per window, two lookups and a
-    /// class decode per key. The packed versions above must count the same.
+    /// class decode per key. The histogram and packed versions above must count the same.
     fn counts_by_definition(pb: &PatternBoard) -> ([[u32; 6]; 2], [[u32; 4]; 2]) {
         let mut roads = [[0u32; 6]; 2];
         for &[b, w] in pb.windows().counts() {
@@ -416,7 +399,7 @@ mod tests {
                     continue;
                 }
                 let (roads, points) = counts_by_definition(&pb);
-                proptest::prop_assert_eq!(road_counts(pb.windows().counts()), roads);
+                proptest::prop_assert_eq!(road_counts(pb.windows().pair_histogram()), roads);
                 proptest::prop_assert_eq!(empty_cell_points(&pb), points);
             }
         }

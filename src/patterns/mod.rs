@@ -14,6 +14,6 @@ pub use board::{stone_code, PatternBoard};
 pub use cellset::CellSet;
 pub use geometry::Geometry;
 pub use threats::{
-    blocking_points, stones_left, threat_count, winning_points, CellView, ThreatWindows,
+    blocking_points, pair_bin, stones_left, threat_count, winning_points, CellView, ThreatWindows,
     MAX_EXACT_THREATS, MIN_LIVE,
 };

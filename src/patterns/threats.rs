@@ -26,6 +26,18 @@ const LIVE_LEVELS: usize = (4 - MIN_LIVE + 1) as usize;
 /// Threat windows' empty cells; more than 16 threat windows is rare.
 type ThreatPairs = SmallVec<[(u16, u16); 16]>;
 
+/// The [`ThreatWindows::pair_histogram`] bin of a window holding `[black, white]` stones.
+#[inline]
+pub fn pair_bin([black, white]: [u8; 2]) -> usize {
+    usize::from(black & 7) | usize::from(white & 7) << 3
+}
+
+/// How far a `colour` stone moves a window's [`pair_bin`].
+#[inline]
+fn pair_bin_step(colour: Color) -> usize {
+    1 << (3 * colour.index())
+}
+
 /// Which cells of a board are empty. The threat queries read the empty cells of windows through
 /// it, so they run on any board that tracks the same stones as the windows: a [`Board`], or a
 /// solver's own board where a side may pass.
@@ -44,6 +56,9 @@ pub struct ThreatWindows {
     geometry: &'static Geometry,
     /// `counts[w][colour]`.
     counts: Vec<[u8; 2]>,
+    /// How many windows hold each pair of counts, at [`pair_bin`]: the evaluator's roads
+    /// without a pass over every window.
+    pair_histogram: [u32; 64],
     /// `live[colour][k - MIN_LIVE]` bit `w` set: window `w` holds at least `k` stones of that
     /// colour and none of the other. Level 4 are the threat windows.
     live: [[[u64; WINDOW_WORDS]; LIVE_LEVELS]; 2],
@@ -58,6 +73,7 @@ impl Clone for ThreatWindows {
         ThreatWindows {
             geometry: self.geometry,
             counts: self.counts.clone(),
+            pair_histogram: self.pair_histogram,
             live: self.live,
             live_counts: self.live_counts,
             lowest_kept: self.lowest_kept,
@@ -69,12 +85,14 @@ impl Clone for ThreatWindows {
         let ThreatWindows {
             geometry,
             counts,
+            pair_histogram,
             live,
             live_counts,
             lowest_kept,
         } = self;
         *geometry = source.geometry;
         counts.clone_from(&source.counts);
+        *pair_histogram = source.pair_histogram;
         *live = source.live;
         *live_counts = source.live_counts;
         *lowest_kept = source.lowest_kept;
@@ -96,9 +114,12 @@ impl ThreatWindows {
 
     fn keeping(size: usize, lowest_kept: u8) -> ThreatWindows {
         let geometry = Geometry::for_size(size);
+        let mut pair_histogram = [0; 64];
+        pair_histogram[pair_bin([0, 0])] = geometry.windows.len() as u32;
         ThreatWindows {
             geometry,
             counts: vec![[0, 0]; geometry.windows.len()],
+            pair_histogram,
             live: [[[0; WINDOW_WORDS]; LIVE_LEVELS]; 2],
             live_counts: [[0; LIVE_LEVELS]; 2],
             lowest_kept,
@@ -137,8 +158,12 @@ impl ThreatWindows {
     pub fn place(&mut self, cell: usize, colour: Color) -> bool {
         let (me, them) = (colour.index(), colour.opponent().index());
         let mut six = false;
+        let step = pair_bin_step(colour);
         for &w in self.geometry.windows_of(cell) {
             let w = w as usize;
+            let bin = pair_bin(self.counts[w]);
+            self.pair_histogram[bin] -= 1;
+            self.pair_histogram[bin + step] += 1;
             self.counts[w][me] += 1;
             let (mine, theirs) = (self.counts[w][me], self.counts[w][them]);
             six |= mine == WIN_LENGTH as u8;
@@ -155,8 +180,12 @@ impl ThreatWindows {
     /// The `colour` stone on `cell` is taken back (the reverse of [`ThreatWindows::place`]).
     pub fn remove(&mut self, cell: usize, colour: Color) {
         let (me, them) = (colour.index(), colour.opponent().index());
+        let step = pair_bin_step(colour);
         for &w in self.geometry.windows_of(cell) {
             let w = w as usize;
+            let bin = pair_bin(self.counts[w]);
+            self.pair_histogram[bin] -= 1;
+            self.pair_histogram[bin - step] += 1;
             let before = self.counts[w][me];
             self.counts[w][me] -= 1;
             let theirs = self.counts[w][them];
@@ -186,6 +215,12 @@ impl ThreatWindows {
     /// Stone counts of every window, for tests comparing against a recomputation.
     pub fn counts(&self) -> &[[u8; 2]] {
         &self.counts
+    }
+
+    /// How many windows hold each (black, white) pair of stone counts, indexed by [`pair_bin`]
+    /// (a window holds at most 6 stones, so the bins are 3 bits a colour).
+    pub fn pair_histogram(&self) -> &[u32; 64] {
+        &self.pair_histogram
     }
 
     /// Stones of `colour` in window `w`.
