@@ -1,7 +1,7 @@
 //! [`Evaluator`]: the trained win-probability model of every game phase, plus the threat rules
 //! that decide a position outright.
 
-use super::features::{self, Features, FEATURE_COUNT};
+use super::features::{self, Features, LineShapes, FEATURE_COUNT};
 use super::qda::PhaseModel;
 use crate::patterns::{stones_left, PatternBoard};
 use crate::rules::{Board, GameResult};
@@ -78,14 +78,14 @@ impl Evaluator {
         self.phase(stones).win_probability(f)
     }
 
-    /// P(win) for the side to move of `pb`'s position: a finished game by its result, a position
-    /// the threat rules decide by [`DECIDED`], any other by the model of its phase.
-    pub fn win_probability(&self, pb: &PatternBoard) -> f64 {
+    /// P(win) for the side to move of `shapes`' position: a finished game by its result, a
+    /// position the threat rules decide by [`DECIDED`], any other by the model of its phase.
+    pub fn win_probability<S: LineShapes + ?Sized>(&self, shapes: &S) -> f64 {
+        let pb = shapes.patterns();
         if let Some(p) = decided(pb) {
             return p;
         }
-        let board = pb.board();
-        self.model_probability(&features::extract(pb), board.stone_count())
+        self.model_probability(&features::extract(shapes), pb.board().stone_count())
     }
 
     /// [`Evaluator::win_probability`] of a bare board (builds its pattern state: slower).

@@ -25,13 +25,17 @@
 //! Then `second_stone` (1 when the next stone is the second of its turn, else 0), `stones`
 //! (stones on the board) and `black_to_move` (0/1).
 //!
+//! The features read every line's classes as the line table's both-colours entry of its key
+//! ([`LineShapes`]): a [`PatternBoard`] looks the entry up, a [`FeatureBoard`] keeps it cached
+//! per cell (what the search's positions carry), with the same features either way.
+//!
 //! Changing how any value is computed means bumping [`FEATURE_VERSION`]: evaluator files carry
 //! the [`spec_id`] and are refused by a build that computes something else.
 
 use crate::patterns::shape::{self, OWN_SIX};
 use crate::patterns::{pair_bin, PatternBoard};
+use crate::policy::FeatureBoard;
 use crate::rules::{Board, Color, Stage};
-use std::sync::OnceLock;
 
 pub const FEATURE_VERSION: u32 = 2;
 /// Values per side.
@@ -105,8 +109,41 @@ fn shape_slot(class: u8) -> Option<(usize, f64)> {
     }
 }
 
-/// The features of `pb`'s position for its side to move.
-pub fn extract(pb: &PatternBoard) -> Features {
+/// A position's pattern state with the line table's both-colours entry
+/// ([`shape::both_colours_table`]) of each cell's line in each direction.
+pub trait LineShapes {
+    fn patterns(&self) -> &PatternBoard;
+    fn line_shape(&self, cell: usize, dir: usize) -> u16;
+}
+
+impl LineShapes for PatternBoard {
+    #[inline]
+    fn patterns(&self) -> &PatternBoard {
+        self
+    }
+
+    #[inline]
+    fn line_shape(&self, cell: usize, dir: usize) -> u16 {
+        shape::both_colours_table()[self.key(cell, dir) as usize]
+    }
+}
+
+impl LineShapes for FeatureBoard {
+    #[inline]
+    fn patterns(&self) -> &PatternBoard {
+        FeatureBoard::patterns(self)
+    }
+
+    /// From the cache the feature board keeps current: no lookup in the 2 MB line table.
+    #[inline]
+    fn line_shape(&self, cell: usize, dir: usize) -> u16 {
+        self.line_shapes(cell)[dir]
+    }
+}
+
+/// The features of `shapes`' position for its side to move.
+pub fn extract<S: LineShapes + ?Sized>(shapes: &S) -> Features {
+    let pb = shapes.patterns();
     let board = pb.board();
     let own = board.to_move();
     let mut f = [0.0; FEATURE_COUNT];
@@ -124,27 +161,26 @@ pub fn extract(pb: &PatternBoard) -> Features {
     }
 
     let size = board.size();
-    let both = shape::both_colours_table();
-    let mut shapes = [[0.0f64; SIDE_FEATURES]; 2];
+    let mut stone_shapes = [[0.0f64; SIDE_FEATURES]; 2];
     for (n, &p) in board.history().iter().enumerate() {
         let colour = Board::color_of_stone(n);
         let cell = p.index(size);
         for dir in 0..4 {
             // The colour's own class: its byte of the both-colours entry, low nibble.
-            let class = (both[pb.key(cell, dir) as usize] >> (8 * colour.index())) as u8 & 15;
+            let class = (shapes.line_shape(cell, dir) >> (8 * colour.index())) as u8 & 15;
             debug_assert!(class != OWN_SIX || board.is_over());
             if let Some((slot, stones)) = shape_slot(class) {
-                shapes[colour.index()][slot] += 1.0 / stones;
+                stone_shapes[colour.index()][slot] += 1.0 / stones;
             }
         }
     }
     for colour in [Color::Black, Color::White] {
         for slot in DEAD2..POINTS {
-            f[base(colour) + slot] = f64::ln_1p(shapes[colour.index()][slot]);
+            f[base(colour) + slot] = f64::ln_1p(stone_shapes[colour.index()][slot]);
         }
     }
 
-    let points = empty_cell_points(pb);
+    let points = empty_cell_points(shapes);
     for colour in [Color::Black, Color::White] {
         for (i, &n) in points[colour.index()].iter().enumerate() {
             f[base(colour) + POINTS + i] = f64::ln_1p(f64::from(n));
@@ -159,7 +195,7 @@ pub fn extract(pb: &PatternBoard) -> Features {
 
 /// Threats one stone of a class makes on its line: classes 10..=13 are `m` = 4 or 5 with one
 /// threat (even) or two or more (odd).
-fn class_threats(class: u8) -> u32 {
+const fn class_threats(class: u8) -> u32 {
     match class {
         10 | 12 => 1,
         11 | 13 => 2,
@@ -180,44 +216,46 @@ fn road_counts(histogram: &[u32; 64]) -> [[u32; 6]; 2] {
     roads
 }
 
-/// Bit fields of a [`point_table`] entry, per colour `c` at `8 * c`: lines where the colour's
-/// stone makes a three or better (3 bits), threats it makes (4 bits). The four directions' entries
+/// Bit fields of a [`point_fields`] value, per colour `c` at `8 * c`: lines where the colour's
+/// stone makes a three or better (3 bits), threats it makes (4 bits). The four directions' values
 /// of a cell add up without carrying between fields (at most 4 lines, 8 threats).
 const THREE_BITS: u32 = 0;
 const THREAT_BITS: u32 = 3;
 
-/// Per line key, both colours' contributions to [`empty_cell_points`] (the line table's own
-/// class of the key, read as in [`class_threats`]), packed as above (2 MB, built on first use).
-fn point_table() -> &'static [u16] {
-    static TABLE: OnceLock<Vec<u16>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        shape::both_colours_table()
-            .iter()
-            .map(|&both| {
-                let mut entry = 0u16;
-                for c in 0..2 {
-                    let own = (both >> (8 * c)) as u8 & 15;
-                    let three = u16::from((7..OWN_SIX).contains(&own));
-                    let threats = class_threats(own) as u16;
-                    entry |= (three << THREE_BITS | threats << THREAT_BITS) << (8 * c);
-                }
-                entry
-            })
-            .collect()
-    })
+/// By own class, a colour's [`point_fields`] (before the shift to its byte).
+const POINT_FIELDS_BY_CLASS: [u16; 16] = {
+    let mut table = [0u16; 16];
+    let mut class = 0;
+    while class < 16 {
+        let three = (class >= 7 && class < OWN_SIX) as u16;
+        let threats = class_threats(class as u8) as u16;
+        table[class as usize] = three << THREE_BITS | threats << THREAT_BITS;
+        class += 1;
+    }
+    table
+};
+
+/// Both colours' contributions of one line to [`empty_cell_points`], packed as above, from the
+/// line's both-colours entry (each colour's own class, read as in [`class_threats`]).
+#[inline]
+fn point_fields(both: u16) -> u16 {
+    POINT_FIELDS_BY_CLASS[usize::from(both & 15)]
+        | POINT_FIELDS_BY_CLASS[usize::from(both >> 8 & 15)] << 8
 }
 
 /// Per colour (Black, White): empty cells where one of its stones makes a three, threes on two
-/// lines, a threat, two threats (see the module comment). One table lookup per key gives both
-/// colours' lines and threats; most cells of a board are far from any stone and sum to 0.
-fn empty_cell_points(pb: &PatternBoard) -> [[u32; 4]; 2] {
-    let table = point_table();
+/// lines, a threat, two threats (see the module comment). Most cells of a board are far from
+/// any stone and sum to 0.
+fn empty_cell_points<S: LineShapes + ?Sized>(shapes: &S) -> [[u32; 4]; 2] {
+    let pb = shapes.patterns();
     let mut points = [[0u32; 4]; 2];
     for cell in 0..pb.geometry().area() {
         if pb.is_occupied(cell) {
             continue;
         }
-        let sum: u16 = (0..4).map(|dir| table[pb.key(cell, dir) as usize]).sum();
+        let sum: u16 = (0..4)
+            .map(|dir| point_fields(shapes.line_shape(cell, dir)))
+            .sum();
         if sum == 0 {
             continue;
         }
@@ -387,20 +425,31 @@ mod tests {
     proptest::proptest! {
         #![proptest_config(proptest::test_runner::Config::with_cases(64))]
         /// Random games of up to 60 stones packed in a 9x9 corner of the board (crowded lines,
-        /// fours and sixes included): the packed histogram and point table count as the
-        /// definition does after every stone.
+        /// fours and sixes included): the window histogram and the point fields count as the
+        /// definition does after every stone, from a pattern board and from a feature board's
+        /// cached shapes (and the two agree while the stones are taken back).
         #[test]
         fn packed_roads_and_points_count_as_the_definition(
             cells in proptest::collection::vec((0u8..9, 0u8..9), 1..60)
         ) {
             let mut pb = PatternBoard::new(Board::standard());
+            // The search's boards: the same features from the cached line shapes.
+            let mut fb = FeatureBoard::new(&Board::standard());
             for (c, r) in cells {
                 if pb.board().is_over() || pb.play(p(c, r)).is_err() {
                     continue;
                 }
+                fb.play(p(c, r)).unwrap();
                 let (roads, points) = counts_by_definition(&pb);
                 proptest::prop_assert_eq!(road_counts(pb.windows().pair_histogram()), roads);
                 proptest::prop_assert_eq!(empty_cell_points(&pb), points);
+                proptest::prop_assert_eq!(empty_cell_points(&fb), points);
+                proptest::prop_assert_eq!(extract(&fb), extract(&pb));
+            }
+            while fb.undo().is_some() {
+                pb.undo();
+                proptest::prop_assert_eq!(extract(&fb), extract(&pb));
+                proptest::prop_assert_eq!(extract(&fb), extract_board(pb.board()));
             }
         }
     }

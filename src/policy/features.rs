@@ -236,6 +236,15 @@ impl FeatureBoard {
         [own, opp, self.nearest(cell), edge, cross]
     }
 
+    /// The line table's both-colours entries ([`shape::both_colours_table`]) of `cell`'s keys
+    /// in the four directions, kept current for every cell, occupied or not.
+    #[inline]
+    pub fn line_shapes(&self, cell: usize) -> &[u16; 4] {
+        self.dir_shapes[cell * 4..cell * 4 + 4]
+            .try_into()
+            .expect("four directions")
+    }
+
     /// Per-direction classes of `cell` for `to_move` (directions as in `rules::DIRECTIONS`):
     /// (own, opponent) in each, the inputs of the `cross` group.
     pub fn direction_classes(&self, cell: usize, to_move: Color) -> [(u8, u8); 4] {

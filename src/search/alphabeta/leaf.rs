@@ -2,10 +2,9 @@
 //! (`crate::eval`) when one is loaded, otherwise by a fixed hand-made formula over the same
 //! features, so that the engine still plays sensibly without the file.
 
-use crate::eval::features::{self, SIDE_FEATURES};
+use crate::eval::features::{self, LineShapes, SIDE_FEATURES};
 use crate::eval::qda::sigmoid;
 use crate::eval::{decided, Evaluator};
-use crate::patterns::PatternBoard;
 use std::sync::Arc;
 
 #[derive(Clone)]
@@ -18,10 +17,10 @@ pub enum LeafEvaluator {
 
 impl LeafEvaluator {
     /// P(win) for the side to move.
-    pub fn win_probability(&self, pb: &PatternBoard) -> f64 {
+    pub fn win_probability<S: LineShapes + ?Sized>(&self, shapes: &S) -> f64 {
         match self {
-            LeafEvaluator::Learned(e) => e.win_probability(pb),
-            LeafEvaluator::Heuristic => heuristic_probability(pb),
+            LeafEvaluator::Learned(e) => e.win_probability(shapes),
+            LeafEvaluator::Heuristic => heuristic_probability(shapes),
         }
     }
 
@@ -40,11 +39,11 @@ const THREAT_WEIGHT: f64 = 0.8;
 
 /// The threat rules where they decide; otherwise a logistic formula of the difference of both
 /// sides' roads and threats.
-pub fn heuristic_probability(pb: &PatternBoard) -> f64 {
-    if let Some(p) = decided(pb) {
+pub fn heuristic_probability<S: LineShapes + ?Sized>(shapes: &S) -> f64 {
+    if let Some(p) = decided(shapes.patterns()) {
         return p;
     }
-    let f = features::extract(pb);
+    let f = features::extract(shapes);
     let side = |base: usize| {
         THREAT_WEIGHT * f[base]
             + ROAD_WEIGHTS
@@ -59,6 +58,7 @@ pub fn heuristic_probability(pb: &PatternBoard) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::patterns::PatternBoard;
     use crate::rules::{Board, Point};
 
     #[test]

@@ -395,7 +395,7 @@ impl<'a> Worker<'a> {
     }
 
     fn leaf_score(&self) -> Score {
-        score::from_probability(self.leaf.win_probability(self.pb.features().patterns()))
+        score::from_probability(self.leaf.win_probability(self.pb.features()))
     }
 
     fn negamax(&mut self, depth: u32, mut alpha: Score, beta: Score, ply: u32) -> Score {

@@ -3,7 +3,7 @@
 
 use super::position::{PositionFactory, SearchPosition, SearchRng};
 use crate::config::PlayoutPolicy;
-use crate::patterns::PatternBoard;
+use crate::policy::FeatureBoard;
 use crate::policy::{Gammas, PolicyBoard, WeightsError};
 use crate::rules::{Board, Point};
 use rand::Rng;
@@ -104,8 +104,8 @@ impl SearchPosition for PolicyPosition {
         Some(self.0.opponent_threats())
     }
 
-    fn patterns(&self) -> Option<&PatternBoard> {
-        Some(self.0.features().patterns())
+    fn features(&self) -> Option<&FeatureBoard> {
+        Some(self.0.features())
     }
 }
 

@@ -1,7 +1,7 @@
 //! What the search needs from a position: the seam between the tree search and the move
 //! knowledge (the Bradley-Terry policy board, or the self-contained fallback).
 
-use crate::patterns::PatternBoard;
+use crate::policy::FeatureBoard;
 use crate::rules::{Board, Point};
 
 /// The random generator of every search thread (seeded per thread for determinism).
@@ -43,9 +43,9 @@ pub trait SearchPosition: Clone + Send {
         None
     }
 
-    /// The position's incremental pattern state, if it keeps one (the evaluator of a playout
-    /// cut-off reads it; without it the evaluator rebuilds it from the board).
-    fn patterns(&self) -> Option<&PatternBoard> {
+    /// The position's incremental feature state, if it keeps one (the leaf evaluator reads it;
+    /// without it the evaluator rebuilds the pattern state from the board).
+    fn features(&self) -> Option<&FeatureBoard> {
         None
     }
 }

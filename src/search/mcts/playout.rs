@@ -18,8 +18,8 @@ pub(crate) struct Cutoff<'a> {
 
 impl Cutoff<'_> {
     fn end<P: SearchPosition>(&self, pos: &P) -> PlayoutEnd {
-        let p = match pos.patterns() {
-            Some(pb) => self.evaluator.win_probability(pb),
+        let p = match pos.features() {
+            Some(fb) => self.evaluator.win_probability(fb),
             None => self.evaluator.win_probability_of_board(pos.board()),
         }
         .clamp(0.0, 1.0);

@@ -125,8 +125,8 @@ fn play_out<P: SearchPosition>(
     stones: &mut Vec<Point>,
 ) -> Ending {
     let leaf_value = shared.leaf_evaluator.and_then(|e| {
-        let pb = pos.patterns()?;
-        Some((pos.board().to_move(), e.win_probability(pb)))
+        let fb = pos.features()?;
+        Some((pos.board().to_move(), e.win_probability(fb)))
     });
     if leaf_value.is_some() && shared.params.value_mix >= 1.0 {
         // The reward weighs the playout's result by 1 − λ = 0: skip it and spend its time on
