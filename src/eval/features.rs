@@ -225,10 +225,10 @@ const THREAT_BITS: u32 = 3;
 /// By own class, a colour's [`point_fields`] (before the shift to its byte).
 const POINT_FIELDS_BY_CLASS: [u16; 16] = {
     let mut table = [0u16; 16];
-    let mut class = 0;
+    let mut class = 0u8;
     while class < 16 {
         let three = (class >= 7 && class < OWN_SIX) as u16;
-        let threats = class_threats(class as u8) as u16;
+        let threats = class_threats(class) as u16;
         table[class as usize] = three << THREE_BITS | threats << THREAT_BITS;
         class += 1;
     }
