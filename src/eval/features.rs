@@ -36,6 +36,7 @@ use crate::patterns::shape::{self, OWN_SIX};
 use crate::patterns::{pair_bin, PatternBoard};
 use crate::policy::FeatureBoard;
 use crate::rules::{Board, Color, Stage};
+use std::sync::OnceLock;
 
 pub const FEATURE_VERSION: u32 = 2;
 /// Values per side.
@@ -156,7 +157,7 @@ pub fn extract<S: LineShapes + ?Sized>(shapes: &S) -> Features {
     let roads = road_counts(pb.windows().pair_histogram());
     for colour in [Color::Black, Color::White] {
         for k in 1..=5 {
-            f[base(colour) + ROADS + k - 1] = f64::ln_1p(roads[colour.index()][k] as f64);
+            f[base(colour) + ROADS + k - 1] = ln_1p_count(roads[colour.index()][k]);
         }
     }
 
@@ -183,7 +184,7 @@ pub fn extract<S: LineShapes + ?Sized>(shapes: &S) -> Features {
     let points = empty_cell_points(shapes);
     for colour in [Color::Black, Color::White] {
         for (i, &n) in points[colour.index()].iter().enumerate() {
-            f[base(colour) + POINTS + i] = f64::ln_1p(f64::from(n));
+            f[base(colour) + POINTS + i] = ln_1p_count(n);
         }
     }
 
@@ -191,6 +192,19 @@ pub fn extract<S: LineShapes + ?Sized>(shapes: &S) -> Features {
     f[STONES] = board.stone_count() as f64;
     f[BLACK_TO_MOVE] = f64::from(own == Color::Black);
     f
+}
+
+/// ln(1 + `n`) of a count, from a table for the small counts a position mostly has (the same
+/// values: the table holds `f64::ln_1p` of each).
+#[inline]
+fn ln_1p_count(n: u32) -> f64 {
+    const TABLED: usize = 256;
+    static TABLE: OnceLock<[f64; TABLED]> = OnceLock::new();
+    let table = TABLE.get_or_init(|| std::array::from_fn(|k| f64::ln_1p(k as f64)));
+    match table.get(n as usize) {
+        Some(&v) => v,
+        None => f64::ln_1p(f64::from(n)),
+    }
 }
 
 /// Threats one stone of a class makes on its line: classes 10..=13 are `m` = 4 or 5 with one
@@ -420,6 +434,17 @@ mod tests {
             }
         }
         (roads, points)
+    }
+
+    #[test]
+    fn tabled_logarithms_are_the_computed_ones() {
+        for n in (0..2_000).chain([u32::MAX]) {
+            assert_eq!(
+                ln_1p_count(n).to_bits(),
+                f64::ln_1p(f64::from(n)).to_bits(),
+                "{n}"
+            );
+        }
     }
 
     proptest::proptest! {

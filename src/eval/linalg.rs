@@ -7,6 +7,8 @@ pub struct Cholesky {
     n: usize,
     /// Row-major `n x n`; entries above the diagonal are zero.
     l: Vec<f64>,
+    /// ln det A, kept: the evaluator asks for it at every position (n logarithms).
+    log_det: f64,
 }
 
 impl Cholesky {
@@ -31,7 +33,8 @@ impl Cholesky {
                 }
             }
         }
-        Some(Cholesky { n, l })
+        let log_det = (0..n).map(|i| l[i * n + i].ln()).sum::<f64>() * 2.0;
+        Some(Cholesky { n, l, log_det })
     }
 
     pub fn dim(&self) -> usize {
@@ -40,10 +43,7 @@ impl Cholesky {
 
     /// ln det A = 2 Σ ln L_ii.
     pub fn log_det(&self) -> f64 {
-        (0..self.n)
-            .map(|i| self.l[i * self.n + i].ln())
-            .sum::<f64>()
-            * 2.0
+        self.log_det
     }
 
     /// Solves `L y = b` in place.

@@ -4,10 +4,11 @@
 //! Weights are integers so that sums stay exact under any number of plays and undos: a cell's
 //! weight is its team strength (the product of its gammas) relative to a cell on an open empty
 //! area, times 2^24, rounded, clamped to `1..=2^52`. Per colour to move, the static part (line
-//! shapes, distances) lives in a per-cell table with per-row sums, updated only for the cells a
-//! stone changes. The dynamic part (stage, the opponent's last stones, wins and blocks) touches a
-//! few dozen cells around the last stones; it is applied lazily as an overlay of per-cell weights and per-row corrections, rebuilt on the
-//! first query after a stone. Sampling walks the rows, then the cells of one row: at most
+//! shapes, distances) lives in a per-cell table with per-row sums, updated only for the cells the
+//! stones change, at the first query after them (the search's descent plays a dozen stones
+//! before it asks). The dynamic part (stage, the opponent's last stones, wins and blocks)
+//! touches a few dozen cells around the last stones; it is applied lazily too, as an overlay of
+//! per-cell weights and per-row corrections, rebuilt on the first query after a stone. Sampling walks the rows, then the cells of one row: at most
 //! `2 * size` steps. A playout stone (no win or block on the board) skips the overlay: it is
 //! drawn by the static weights and kept with probability dynamic factor / its upper bound.
 
