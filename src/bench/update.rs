@@ -1,5 +1,6 @@
 //! `liuzi bench update`: the cost of keeping a [`PolicyBoard`] current, apart from choosing
-//! stones. Playouts from the search bench's positions are drawn once with the shipped weights,
+//! stones: each stone is played and the static weights brought up to date
+//! ([`PolicyBoard::settle`]; the board itself defers that to the next query). Playouts from the search bench's positions are drawn once with the shipped weights,
 //! then replayed stone by stone (restore, play, play, ...) and timed.
 //!
 //! With `--stones FILE`, the first run writes the drawn stones there and later runs replay
@@ -69,6 +70,7 @@ pub fn run_update_bench(
                 pb.clone_from(root);
                 for &p in line {
                     pb.play(p).map_err(|e| format!("a replayed stone: {e}"))?;
+                    pb.settle();
                 }
             }
         }
@@ -112,9 +114,11 @@ pub fn run_game_update_bench(path: &Path, rounds: usize) -> Result<String, Strin
                         n + 1
                     ));
                 }
+                pb.settle();
             }
             for _ in game {
                 pb.undo();
+                pb.settle();
             }
         }
         let ns = start.elapsed().as_nanos() as f64 / stones.max(1) as f64;
