@@ -1,7 +1,8 @@
 //! `liuzi bench update`: the cost of keeping a [`PolicyBoard`] current, apart from choosing
 //! stones: each stone is played and the static weights brought up to date
-//! ([`PolicyBoard::settle`]; the board itself defers that to the next query). Playouts from the search bench's positions are drawn once with the shipped weights,
-//! then replayed stone by stone (restore, play, play, ...) and timed.
+//! ([`PolicyBoard::settle`]; the board itself defers that to the next query). Playouts from the
+//! search bench's positions are drawn once with the shipped weights, then replayed stone by
+//! stone (restore, play, play, ...) and timed.
 //!
 //! With `--stones FILE`, the first run writes the drawn stones there and later runs replay
 //! them, so two builds (even ones whose weights differ) compare on the same stones. With

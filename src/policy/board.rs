@@ -5,11 +5,11 @@
 //! weight is its team strength (the product of its gammas) relative to a cell on an open empty
 //! area, times 2^24, rounded, clamped to `1..=2^52`. Per colour to move, the static part (line
 //! shapes, distances) lives in a per-cell table with per-row sums, updated only for the cells the
-//! stones change, at the first query after them (the search's descent plays a dozen stones
+//! stones change, at the first query after them (the search's descent plays about ten stones
 //! before it asks). The dynamic part (stage, the opponent's last stones, wins and blocks)
 //! touches a few dozen cells around the last stones; it is applied lazily too, as an overlay of
-//! per-cell weights and per-row corrections, rebuilt on the first query after a stone. Sampling walks the rows, then the cells of one row: at most
-//! `2 * size` steps. A playout stone (no win or block on the board) skips the overlay: it is
+//! per-cell weights and per-row corrections, rebuilt on the first query after a stone. Sampling
+//! walks the rows, then the cells of one row: at most `2 * size` steps. A playout stone (no win or block on the board) skips the overlay: it is
 //! drawn by the static weights and kept with probability dynamic factor / its upper bound.
 
 use super::features::{
@@ -312,8 +312,8 @@ impl RelativeGammas {
 }
 
 /// The static weights, kept current lazily: a stone only marks the cells it changed, and the
-/// first query after it refreshes every marked cell at once. The search's descent plays a dozen
-/// stones before it asks for a weight, and a cell two of them change is refreshed once; a
+/// first query after it refreshes every marked cell at once. The search's descent plays about
+/// ten stones before it asks for a weight, and a cell two of them change is refreshed once; a
 /// playout's last stone is never refreshed.
 #[derive(Clone)]
 struct StaticWeights {
@@ -450,7 +450,7 @@ impl PolicyBoard {
                 blocks: None,
             }),
         };
-        pb.settled();
+        pb.settle();
         pb
     }
 
