@@ -115,6 +115,14 @@ fn shape_slot(class: u8) -> Option<(usize, f64)> {
 pub trait LineShapes {
     fn patterns(&self) -> &PatternBoard;
     fn line_shape(&self, cell: usize, dir: usize) -> u16;
+
+    /// The four directions' entries of `cell`, direction 0 in the low 16 bits.
+    #[inline]
+    fn packed_line_shapes(&self, cell: usize) -> u64 {
+        (0..4).fold(0, |packed, dir| {
+            packed | u64::from(self.line_shape(cell, dir)) << (16 * dir)
+        })
+    }
 }
 
 impl LineShapes for PatternBoard {
@@ -139,6 +147,12 @@ impl LineShapes for FeatureBoard {
     #[inline]
     fn line_shape(&self, cell: usize, dir: usize) -> u16 {
         self.line_shapes(cell)[dir]
+    }
+
+    #[inline]
+    fn packed_line_shapes(&self, cell: usize) -> u64 {
+        let s = self.line_shapes(cell);
+        u64::from(s[0]) | u64::from(s[1]) << 16 | u64::from(s[2]) << 32 | u64::from(s[3]) << 48
     }
 }
 
@@ -207,16 +221,6 @@ fn ln_1p_count(n: u32) -> f64 {
     }
 }
 
-/// Threats one stone of a class makes on its line: classes 10..=13 are `m` = 4 or 5 with one
-/// threat (even) or two or more (odd).
-const fn class_threats(class: u8) -> u32 {
-    match class {
-        10 | 12 => 1,
-        11 | 13 => 2,
-        _ => 0,
-    }
-}
-
 /// Per colour (Black, White): windows holding exactly `k` (`k` = 6 or more counted as 5) of its
 /// stones and none of the other's, from the windows' histogram of (black, white) counts
 /// ([`ThreatWindows::pair_histogram`](crate::patterns::ThreatWindows::pair_histogram), kept
@@ -236,25 +240,30 @@ fn road_counts(histogram: &[u32; 64]) -> [[u32; 6]; 2] {
 const THREE_BITS: u32 = 0;
 const THREAT_BITS: u32 = 3;
 
-/// By own class, a colour's [`point_fields`] (before the shift to its byte).
-const POINT_FIELDS_BY_CLASS: [u16; 16] = {
-    let mut table = [0u16; 16];
-    let mut class = 0u8;
-    while class < 16 {
-        let three = (class >= 7 && class < OWN_SIX) as u16;
-        let threats = class_threats(class) as u16;
-        table[class as usize] = three << THREE_BITS | threats << THREAT_BITS;
-        class += 1;
-    }
-    table
-};
-
-/// Both colours' contributions of one line to [`empty_cell_points`], packed as above, from the
-/// line's both-colours entry (each colour's own class, read as in [`class_threats`]).
+/// Both colours' [`empty_cell_points`] fields of a cell, summed over its four lines, from the
+/// four lines' both-colours entries packed in a word ([`LineShapes::packed_line_shapes`]).
+///
+/// Each entry's own classes (Black's low nibble, White's the third) become one byte each, and
+/// all eight bytes are classified at once: a class `k` makes a three or better when 7 <= k < 14
+/// (`OWN_SIX`), and threats when 10 <= k < 14 (`m` = 4 or 5), one for even `k`, two or more
+/// for odd (`patterns::shape`). A byte's field is at most 1 + (2 << 3) and four of them sum to
+/// at most 68, so no sum carries into the next byte.
 #[inline]
-fn point_fields(both: u16) -> u16 {
-    POINT_FIELDS_BY_CLASS[usize::from(both & 15)]
-        | POINT_FIELDS_BY_CLASS[usize::from(both >> 8 & 15)] << 8
+fn point_fields(packed: u64) -> u16 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Each byte's class with its high bit set, so that subtracting a constant under 128 never
+    // borrows from the next byte; the high bit then tells whether the class reached it.
+    let classes = packed & 0x0F0F_0F0F_0F0F_0F0F | HIGH;
+    let at_least = |k: u64| ((classes - k * ONES) & HIGH) >> 7;
+    let (seven, ten, six) = (at_least(7), at_least(10), at_least(u64::from(OWN_SIX)));
+    let three = seven & !six;
+    let threat_class = ten & !six;
+    let threats = threat_class + (threat_class & classes & ONES);
+    let fields = three << THREE_BITS | threats << THREAT_BITS;
+    // The four directions' u16 lanes summed: Black's fields in the low byte, White's above.
+    let fields = fields + (fields >> 32);
+    (fields + (fields >> 16)) as u16
 }
 
 /// Per colour (Black, White): empty cells where one of its stones makes a three, threes on two
@@ -267,9 +276,7 @@ fn empty_cell_points<S: LineShapes + ?Sized>(shapes: &S) -> [[u32; 4]; 2] {
         if pb.is_occupied(cell) {
             continue;
         }
-        let sum: u16 = (0..4)
-            .map(|dir| point_fields(shapes.line_shape(cell, dir)))
-            .sum();
+        let sum = point_fields(shapes.packed_line_shapes(cell));
         if sum == 0 {
             continue;
         }
@@ -405,6 +412,16 @@ mod tests {
         assert_eq!(extract(&pb), extract_board(pb.board()));
     }
 
+    /// Threats one stone of a class makes on its line: classes 10..=13 are `m` = 4 or 5 with one
+    /// threat (even) or two or more (odd).
+    fn class_threats(class: u8) -> u32 {
+        match class {
+            10 | 12 => 1,
+            11 | 13 => 2,
+            _ => 0,
+        }
+    }
+
     /// The road and point counts as first written: a branch per window, two lookups and a
     /// class decode per key. The histogram and packed versions above must count the same.
     fn counts_by_definition(pb: &PatternBoard) -> ([[u32; 6]; 2], [[u32; 4]; 2]) {
@@ -434,6 +451,42 @@ mod tests {
             }
         }
         (roads, points)
+    }
+
+    /// One line's fields by the definition: Black's in the low byte, White's above.
+    fn line_fields_by_definition(both: u16) -> u32 {
+        (0..2)
+            .map(|c| {
+                let own = (both >> (8 * c)) as u8 & 15;
+                let three = u32::from((7..OWN_SIX).contains(&own));
+                (three << THREE_BITS | class_threats(own) << THREAT_BITS) << (8 * c)
+            })
+            .sum()
+    }
+
+    #[test]
+    fn packed_point_fields_sum_the_four_lines_by_the_definition() {
+        // Every class pair alone on each line, then random words (all sixteen classes, opp
+        // nibbles included, which must not count).
+        for both in 0..=u16::MAX {
+            for dir in 0..4 {
+                let packed = u64::from(both) << (16 * dir);
+                assert_eq!(
+                    u32::from(point_fields(packed)),
+                    line_fields_by_definition(both)
+                );
+            }
+        }
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..100_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let expected: u32 = (0..4)
+                .map(|d| line_fields_by_definition((x >> (16 * d)) as u16))
+                .sum();
+            assert_eq!(u32::from(point_fields(x)), expected, "{x:#018x}");
+        }
     }
 
     #[test]
