@@ -148,9 +148,7 @@ impl FeatureBoard {
     /// as [`Combiner::id`] takes them: Black's own, Black's opp, White's own, White's opp.
     #[inline]
     pub fn packed_classes(&self, cell: usize) -> [u16; 4] {
-        let s: [u16; 4] = self.dir_shapes[cell * 4..cell * 4 + 4]
-            .try_into()
-            .expect("four directions");
+        let s = self.line_shapes(cell);
         let mut x = s[0] as u64 | (s[1] as u64) << 16 | (s[2] as u64) << 32 | (s[3] as u64) << 48;
         // A 4 x 4 transpose of nibbles (direction lanes of class nibbles into class lanes of
         // direction nibbles) by two delta swaps: the off-diagonal nibbles of each 2 x 2 block,
