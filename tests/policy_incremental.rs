@@ -58,30 +58,36 @@ fn random_walk(
     }
 }
 
+/// `pb`'s draw, weights and total against a board built from scratch for its position.
+fn assert_weights_match_scratch(pb: &PolicyBoard, rng: &mut Xoshiro256PlusPlus) {
+    let b = pb.board();
+    let scratch = PolicyBoard::new(b, pb.gammas().clone());
+    // The same draw from the same generator state: the row sums the sampler walks agree too
+    // (asked first, before anything else brings the overlay up to date).
+    let draw = rng.gen::<u64>();
+    assert_eq!(
+        pb.sample(&mut Xoshiro256PlusPlus::seed_from_u64(draw)),
+        scratch.sample(&mut Xoshiro256PlusPlus::seed_from_u64(draw)),
+        "sample after {:?}",
+        b.history()
+    );
+    for p in b.points() {
+        assert_eq!(
+            pb.weight(p),
+            scratch.weight(p),
+            "weight of {p:?} after {:?}",
+            b.history()
+        );
+    }
+    assert_eq!(pb.total_weight(), scratch.total_weight());
+}
+
 #[test]
 fn incremental_tables_match_recomputation() {
     for (size, seed) in [(19, 1), (9, 2), (25, 3)] {
         random_walk(size, seed, 1500, |pb, rng| {
+            assert_weights_match_scratch(pb, rng);
             let b = pb.board().clone();
-            let scratch = PolicyBoard::new(&b, pb.gammas().clone());
-            // The same draw from the same generator state: the row sums the sampler walks
-            // agree too (asked first, before anything else brings the overlay up to date).
-            let draw = rng.gen::<u64>();
-            assert_eq!(
-                pb.sample(&mut Xoshiro256PlusPlus::seed_from_u64(draw)),
-                scratch.sample(&mut Xoshiro256PlusPlus::seed_from_u64(draw)),
-                "sample after {:?}",
-                b.history()
-            );
-            for p in b.points() {
-                assert_eq!(
-                    pb.weight(p),
-                    scratch.weight(p),
-                    "weight of {p:?} after {:?}",
-                    b.history()
-                );
-            }
-            assert_eq!(pb.total_weight(), scratch.total_weight());
             let mut listed = Vec::new();
             pb.for_each_weight(|p, w| listed.push((p, w)));
             let asked: Vec<(Point, f64)> = b
@@ -114,24 +120,7 @@ fn weights_asked_after_several_stones_match_recomputation() {
                 unasked += 1;
                 return;
             }
-            let b = pb.board().clone();
-            let scratch = PolicyBoard::new(&b, pb.gammas().clone());
-            let draw = rng.gen::<u64>();
-            assert_eq!(
-                pb.sample(&mut Xoshiro256PlusPlus::seed_from_u64(draw)),
-                scratch.sample(&mut Xoshiro256PlusPlus::seed_from_u64(draw)),
-                "sample after {:?}",
-                b.history()
-            );
-            assert_eq!(pb.total_weight(), scratch.total_weight());
-            for p in b.points() {
-                assert_eq!(
-                    pb.weight(p),
-                    scratch.weight(p),
-                    "{p:?} after {:?}",
-                    b.history()
-                );
-            }
+            assert_weights_match_scratch(pb, rng);
         });
         assert!(unasked > 1000, "most steps leave the weights unasked");
     }
