@@ -12,6 +12,26 @@ pub const EDGE_BYTES: u64 = 32;
 const MAX_SHARE_NUM: u64 = 1;
 const MAX_SHARE_DEN: u64 = 2;
 
+/// The share of the machine's memory a tree sized by it takes (`search.max_nodes = 0`): the
+/// engine shares the machine with its opponent and the controller, and a game's trees are
+/// only as large as its longest search makes them (the operating system commits the pages a
+/// tree touches, no more).
+const AUTO_TREE_SHARE_DEN: u64 = 4;
+
+/// The most edges a tree can index (`search.max_nodes`' upper bound).
+pub const MAX_TREE_EDGES: usize = (u32::MAX / 2) as usize;
+
+/// Edges of a tree sized by the machine's memory where it cannot be read (256 MiB).
+const FALLBACK_TREE_EDGES: usize = 1 << 23;
+
+/// Edges of a tree sized by the machine's memory: a quarter of it, within what a tree indexes.
+pub fn auto_tree_edges() -> usize {
+    physical_memory().map_or(FALLBACK_TREE_EDGES, |total| {
+        let edges = total / AUTO_TREE_SHARE_DEN / EDGE_BYTES;
+        usize::try_from(edges).map_or(MAX_TREE_EDGES, |e| e.clamp(1024, MAX_TREE_EDGES))
+    })
+}
+
 /// Physical memory in bytes (Linux `/proc/meminfo`); `None` where it cannot be read.
 pub fn physical_memory() -> Option<u64> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;

@@ -4,7 +4,7 @@
 //! value in `engine-config/default.toml` (embedded in the binary), and [`SearchParams::validate`]
 //! checks its range with an error that names the key.
 
-use super::memory::{check_memory, EDGE_BYTES};
+use super::memory::{auto_tree_edges, check_memory, EDGE_BYTES, MAX_TREE_EDGES};
 use serde::{Deserialize, Serialize};
 
 /// How the search treats the two orders {a,b} / {b,a} of one turn's stones (design.md A2, "One
@@ -101,8 +101,9 @@ pub struct SearchParams {
     pub widen_factor: f32,
     pub widen_exponent: f32,
     pub pair_order: PairOrder,
-    /// Tree edge cap ([`EDGE_BYTES`] each). At the cap the search stops expanding and keeps
-    /// running playouts from the leaves.
+    /// Tree edge cap ([`EDGE_BYTES`] each); 0 = a quarter of the machine's memory
+    /// ([`SearchParams::tree_edges`]). At the cap the search stops expanding and keeps running
+    /// playouts from the leaves.
     pub max_nodes: usize,
     /// Stop as soon as the most visited root child cannot be overtaken in the remaining budget.
     pub early_stop: bool,
@@ -267,6 +268,14 @@ impl SearchParams {
         (self.widen_min as usize + extra as usize).min(count)
     }
 
+    /// The tree's edge cap: `max_nodes`, or with 0 a quarter of the machine's memory.
+    pub fn tree_edges(&self) -> usize {
+        match self.max_nodes {
+            0 => auto_tree_edges(),
+            n => n,
+        }
+    }
+
     /// Checks ranges, and the tree against the machine's memory; the error names the key.
     pub fn validate(&self) -> Result<(), String> {
         let finite_nonneg = [
@@ -335,11 +344,11 @@ impl SearchParams {
                 self.virtual_loss
             ));
         }
-        if self.max_nodes < 1024 || self.max_nodes > (u32::MAX as usize) / 2 {
+        if self.max_nodes != 0 && !(1024..=MAX_TREE_EDGES).contains(&self.max_nodes) {
             return Err(format!(
-                "search.max_nodes must be in 1024..={}, not {}",
-                u32::MAX / 2,
-                self.max_nodes
+                "search.max_nodes must be 0 (sized by the machine's memory) or in 1024..={}, \
+                 not {}",
+                MAX_TREE_EDGES, self.max_nodes
             ));
         }
         check_memory(
@@ -493,6 +502,24 @@ mod tests {
         assert!(err.contains("memory"), "{err}");
         let err = parse("[alphabeta]\nhash_mb = 65536\n").unwrap_err();
         assert!(err.contains("alphabeta.hash_mb = 65536"), "{err}");
+    }
+
+    #[test]
+    fn a_tree_sized_by_memory_takes_a_quarter_of_it() {
+        // The default: a long think keeps growing its tree past the old fixed 8 M edges.
+        let p = SearchParams::default();
+        assert_eq!(p.max_nodes, 0);
+        let edges = p.tree_edges() as u64;
+        assert!((1024..=MAX_TREE_EDGES as u64).contains(&edges), "{edges}");
+        match crate::config::physical_memory() {
+            Some(total) if total / 4 / EDGE_BYTES <= MAX_TREE_EDGES as u64 => {
+                assert_eq!(edges, total / 4 / EDGE_BYTES)
+            }
+            Some(_) => assert_eq!(edges, MAX_TREE_EDGES as u64),
+            None => assert_eq!(edges, 1 << 23),
+        }
+        let fixed = parse("[search]\nmax_nodes = 4096\n").unwrap().search;
+        assert_eq!(fixed.tree_edges(), 4096);
     }
 
     #[test]

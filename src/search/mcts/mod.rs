@@ -68,7 +68,7 @@ pub struct Search<F: PositionFactory> {
 
 impl<F: PositionFactory> Search<F> {
     pub fn new(params: SearchParams, factory: F) -> Search<F> {
-        let tree = Tree::new(params.max_nodes);
+        let tree = Tree::new(params.tree_edges());
         Search {
             params,
             factory,

@@ -20,18 +20,31 @@ pub(crate) struct Tree {
     full: AtomicBool,
 }
 
-/// A slab of `n` edges in zeroed memory.
+/// The fewest edges [`zeroed_edges`] falls back to when a larger slab is refused.
+const MIN_FALLBACK_EDGES: usize = 1 << 20;
+
+/// A slab of `n` edges in zeroed memory; where the system refuses that much address space
+/// (a strict overcommit policy, a memory limit), the largest half, quarter, ... of it it
+/// grants, down to [`MIN_FALLBACK_EDGES`].
 fn zeroed_edges(n: usize) -> Box<[Edge]> {
-    let layout = Layout::array::<Edge>(n).expect("edge slab size fits in memory");
-    // SAFETY: `Edge` holds only atomic integers, for which all-zero bytes are a valid value
-    // (the same as `Edge::default()`); the pointer comes from the global allocator with the
-    // layout of `[Edge; n]`, which is what `Box<[Edge]>` frees it with.
-    unsafe {
-        let ptr = alloc_zeroed(layout) as *mut Edge;
-        if ptr.is_null() {
+    let mut edges = n;
+    loop {
+        let layout = Layout::array::<Edge>(edges).expect("edge slab size fits in memory");
+        // SAFETY: `Edge` holds only atomic integers, for which all-zero bytes are a valid value
+        // (the same as `Edge::default()`); the pointer comes from the global allocator with
+        // the layout of `[Edge; edges]`, which is what `Box<[Edge]>` frees it with.
+        let ptr = unsafe { alloc_zeroed(layout) as *mut Edge };
+        if !ptr.is_null() {
+            if edges < n {
+                tracing::warn!("MCTS tree: room for {edges} edges, not the {n} asked for");
+            }
+            // SAFETY: as above; `ptr` holds `edges` zeroed edges.
+            return unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, edges)) };
+        }
+        if edges <= MIN_FALLBACK_EDGES {
             handle_alloc_error(layout);
         }
-        Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, n))
+        edges = (edges / 2).max(MIN_FALLBACK_EDGES);
     }
 }
 
