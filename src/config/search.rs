@@ -105,6 +105,10 @@ pub struct SearchParams {
     /// ([`SearchParams::tree_edges`]). At the cap the search stops expanding and keeps running
     /// playouts from the leaves.
     pub max_nodes: usize,
+    /// At the cap, stop the workers and prune the tree (every subtree under an edge with few
+    /// visits dropped), then search on in the room it frees; off, the search plays on from
+    /// the full tree's leaves.
+    pub prune_at_cap: bool,
     /// Stop as soon as the most visited root child cannot be overtaken in the remaining budget.
     pub early_stop: bool,
     /// Early stop waits until this share of the stone's budget has passed (0 = at once).

@@ -39,6 +39,7 @@ use crate::eval::Evaluator;
 use crate::rules::{Board, Point, Stage};
 use crate::tactics::{Solver, SolverLimits, StopSignal};
 use expand::{expand, ExpandScratch, Narrowing};
+use std::cell::Cell;
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -64,6 +65,8 @@ pub struct Search<F: PositionFactory> {
     checked_quiet: HashSet<u64>,
     /// Judges the turns the search rates closely (`verify`, `params.verify_depth`).
     judge: Option<Box<dyn PositionJudge>>,
+    /// Prunings of a full tree (`params.prune_at_cap`) since the search was made.
+    prunes: Cell<u64>,
 }
 
 impl<F: PositionFactory> Search<F> {
@@ -81,6 +84,7 @@ impl<F: PositionFactory> Search<F> {
             checked_pairs: HashSet::new(),
             checked_quiet: HashSet::new(),
             judge: None,
+            prunes: Cell::new(0),
         }
     }
 
@@ -143,6 +147,11 @@ impl<F: PositionFactory> Search<F> {
     }
 
     /// Tree edges in use.
+    /// How often a full tree was pruned (`search.prune_at_cap`) since the search was made.
+    pub fn prunes(&self) -> u64 {
+        self.prunes.get()
+    }
+
     pub fn nodes(&self) -> usize {
         self.tree.len()
     }

@@ -306,6 +306,14 @@ impl Edge {
     pub fn clear_children(&self) {
         self.children.store(0, Ordering::Relaxed);
     }
+
+    /// Makes the edge a leaf again for a pruned tree (tree maintenance only): its subtree is
+    /// gone, and with it the zone its deep solve narrowed the children to, so the claim to
+    /// that solve is given back too; the proof stays.
+    pub fn drop_children(&self) {
+        self.clear_children();
+        self.proof.fetch_and(!DEEP_SOLVED, Ordering::Relaxed);
+    }
 }
 
 #[cfg(test)]

@@ -527,6 +527,37 @@ fn runs_at_the_node_cap_and_on_several_threads() {
 }
 
 #[test]
+fn a_full_tree_is_pruned_and_the_search_goes_on_growing_it() {
+    let at_cap = |prune_at_cap: bool| {
+        let mut s = Search::new(
+            SearchParams {
+                max_nodes: 4096,
+                prune_at_cap,
+                ..params(20_000)
+            },
+            SimpleFactory,
+        );
+        let b = board_of(&[p(9, 9), p(10, 10), p(8, 10)]);
+        let o = think(&mut s, &b);
+        assert!(b.is_empty_at(o.best));
+        assert_eq!(o.playouts, 20_000);
+        assert!(s.nodes() <= 4096);
+        (s.prunes(), s.nodes())
+    };
+    let (prunes, _) = at_cap(true);
+    // Each pruning frees half the room, which the tree (the turn's full-width nodes take ~350
+    // edges each) fills again after about a hundred playouts: a pruning that freed nothing
+    // would stop the search every playout or so.
+    assert!(
+        (1..1000).contains(&prunes),
+        "{prunes} prunings in 20,000 playouts"
+    );
+    let (none, nodes) = at_cap(false);
+    assert_eq!(none, 0);
+    assert!(nodes > 4000, "the unpruned tree stays full: {nodes}");
+}
+
+#[test]
 fn early_stop_saves_playouts_when_the_choice_is_settled_and_the_time_is_banked() {
     let mut s = Search::new(settling_params(20_000), SimpleFactory);
     // A single blocking pair region: one order of the pair draws ahead quickly.
@@ -612,6 +643,8 @@ fn second_stone_at_the_node_cap_still_gets_every_second_stone() {
         SearchParams {
             max_nodes: 1024,
             opening_stones: 0,
+            // The graft of a second-stone root into a tree with no room left.
+            prune_at_cap: false,
             ..params(3000)
         },
         SimpleFactory,

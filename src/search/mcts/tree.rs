@@ -123,31 +123,51 @@ impl Tree {
     /// Makes edge `new_root` the root, keeping its subtree and dropping everything else.
     /// Needs exclusive access: no search may run.
     pub fn reroot(&mut self, new_root: u32) {
-        if new_root == ROOT {
-            return;
+        if new_root != ROOT {
+            self.compact(new_root, |_| true);
         }
-        // Every block reachable from the new root: (old first, count, old parent edge).
+    }
+
+    /// Frees room in a full tree (Fuego's pruning): every edge below the root with fewer than
+    /// `min_visits` visits loses its subtree and becomes a leaf again, keeping its own
+    /// statistics and proof; the root keeps all its children. Returns the edges in use after.
+    /// The root's children block stays where it was (it was allocated first). Needs exclusive
+    /// access: no search may run (the workers are stopped; `&self`, as they share the tree).
+    pub fn prune(&self, min_visits: u32) -> usize {
+        self.compact(ROOT, |e| e.stats().visits >= min_visits);
+        self.len()
+    }
+
+    /// Slides the blocks reachable from `new_root` to the front of the slab, in address order,
+    /// and makes `new_root` the root. An edge below the root for which `keep_subtree` is false
+    /// is made a leaf, and its subtree is dropped.
+    fn compact(&self, new_root: u32, keep_subtree: impl Fn(&Edge) -> bool) {
+        // Every block kept: (old first, count, old parent edge).
         let mut blocks: Vec<(u32, u32, u32)> = Vec::new();
         let mut stack = vec![new_root];
         while let Some(e) = stack.pop() {
-            if let Some(c) = self.children(e) {
-                blocks.push((c.first, c.count, e));
-                stack.extend(c.range());
+            let edge = self.edge(e);
+            let Some(c) = self.children(e) else { continue };
+            if e != new_root && !keep_subtree(edge) {
+                edge.drop_children();
+                continue;
             }
+            blocks.push((c.first, c.count, e));
+            stack.extend(c.range());
         }
         // Children blocks are allocated after the edge that owns them, so sliding the blocks
         // down in address order never overwrites a block not yet moved.
         blocks.sort_unstable_by_key(|b| b.0);
-        self.edges[ROOT as usize].copy_from(&self.edges[new_root as usize]);
+        if new_root != ROOT {
+            self.edges[ROOT as usize].copy_from(&self.edges[new_root as usize]);
+        }
         let mut starts = Vec::with_capacity(blocks.len());
         let mut cursor = 1u32;
         for &(first, count, _) in &blocks {
             debug_assert!(cursor <= first);
-            for k in 0..count {
-                let (dst, src) = ((cursor + k) as usize, (first + k) as usize);
-                if dst != src {
-                    let (lo, hi) = self.edges.split_at_mut(src);
-                    lo[dst].copy_from(&hi[0]);
+            if cursor != first {
+                for k in 0..count {
+                    self.edges[(cursor + k) as usize].copy_from(&self.edges[(first + k) as usize]);
                 }
             }
             starts.push(cursor);
@@ -237,6 +257,42 @@ mod tests {
             wins: 40,
         });
         (mid, b)
+    }
+
+    #[test]
+    fn pruning_drops_the_subtrees_of_little_visited_edges_and_keeps_the_rest() {
+        let tree = Tree::new(64);
+        let (mid, _) = build(&tree);
+        let root_children = tree.children(ROOT).unwrap();
+        // The first child (0 visits) has a subtree of 4, and claimed a deep solve.
+        assert!(tree.edge(root_children.first).claim_deep_solve());
+        assert_eq!(tree.len(), 12);
+        // `mid` (42 visits) keeps its block; its first child `b` (5 visits) loses its own.
+        assert_eq!(tree.prune(10), 1 + 3 + 2);
+        assert_eq!(
+            tree.children(ROOT),
+            Some(root_children),
+            "the root's block stays put"
+        );
+        let first = root_children.first;
+        assert!(tree.children(first).is_none());
+        assert!(
+            tree.edge(first).claim_deep_solve(),
+            "a dropped subtree's deep solve may run again"
+        );
+        let kept = tree.children(mid).unwrap();
+        assert!(kept.restricted);
+        let visits: Vec<u32> = kept.range().map(|i| tree.edge(i).stats().visits).collect();
+        assert_eq!(visits, vec![5, 6]);
+        assert_eq!(tree.edge(mid).stats().visits, 42);
+        assert!(tree.children(kept.first).is_none());
+        // Every subtree under 50 visits goes: the root's children remain.
+        assert_eq!(tree.prune(50), 1 + 3);
+        assert!(tree.children(mid).is_none());
+        // The freed room is reusable, and a pruned edge can be expanded again.
+        assert!(tree.edge(mid).try_begin_expansion());
+        assert!(tree.allocate(60).is_some());
+        assert!(tree.allocate(1).is_none());
     }
 
     #[test]

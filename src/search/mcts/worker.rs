@@ -30,6 +30,9 @@ struct Shared<'a> {
     /// Stones on the board at the root.
     root_len: usize,
     stop: AtomicBool,
+    /// Set with `stop` when the tree is full and `params.prune_at_cap`: the workers stopped
+    /// for a pruning, not for a limit.
+    full: AtomicBool,
     /// The caller's observer ([`Limits::observer`]): asked after every playout whether to stop,
     /// shown the root by thread 0 every [`PROGRESS_INTERVAL`].
     observer: Option<&'a dyn ThinkObserver>,
@@ -49,6 +52,16 @@ struct Shared<'a> {
 }
 
 impl Shared<'_> {
+    /// Whether the search is over by its limits: the time, the playouts, the root's visits or
+    /// the caller's stop request (not by a full tree, after which it goes on).
+    fn limit_reached(&self) -> bool {
+        let done = self.playouts.load(Ordering::Relaxed);
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.max_playouts.is_some_and(|m| done >= m)
+            || self.tree.edge(ROOT).stats().visits >= MAX_VISITS
+            || self.observer.is_some_and(|o| o.stop_requested())
+    }
+
     /// The player whose point of view the stats of the edge at `depth` hold: the one who
     /// placed its stone (for the root: the player of the last stone, or White on an empty
     /// board, so that the side to move is its opponent unless it is the same turn).
@@ -162,6 +175,7 @@ impl<F: PositionFactory> Search<F> {
             size: board.size(),
             root_len: board.stone_count(),
             stop: AtomicBool::new(false),
+            full: AtomicBool::new(false),
             observer: limits.observer.as_deref(),
             playouts: AtomicU64::new(0),
             start,
@@ -190,17 +204,44 @@ impl<F: PositionFactory> Search<F> {
             .params
             .seed
             .wrapping_add((board.stone_count() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        std::thread::scope(|scope| {
-            for thread in 1..self.params.threads {
-                let shared = &shared;
-                let own_root = root_pos.clone();
-                scope.spawn(move || worker(shared, thread, seed, &own_root));
+        let mut min_visits = PRUNE_MIN_VISITS;
+        for round in 0u64.. {
+            // Each round its own random streams, so that a pruned tree is not searched with
+            // the playouts of the round before.
+            let seed = seed ^ round.wrapping_mul(0xA24B_AED4_963E_E407);
+            std::thread::scope(|scope| {
+                for thread in 1..self.params.threads {
+                    let shared = &shared;
+                    let own_root = root_pos.clone();
+                    scope.spawn(move || worker(shared, thread, seed, &own_root));
+                }
+                worker(&shared, 0, seed, root_pos);
+            });
+            if !shared.full.swap(false, Ordering::Relaxed) || shared.limit_reached() {
+                break;
             }
-            worker(&shared, 0, seed, root_pos);
-        });
+            let before = self.tree.len();
+            let mut kept = self.tree.prune(min_visits);
+            // Half the room free, or the search would soon stop again for the next pruning.
+            while kept > self.tree.capacity() / 2 && min_visits < MAX_VISITS / 2 {
+                min_visits *= 2;
+                kept = self.tree.prune(min_visits);
+            }
+            self.prunes.set(self.prunes.get() + 1);
+            tracing::debug!(
+                "stone {}: tree full, pruned to {kept} of {before} edges (subtrees under \
+                 fewer than {min_visits} visits dropped)",
+                board.stone_count() + 1
+            );
+            shared.stop.store(false, Ordering::Relaxed);
+        }
         shared.playouts.load(Ordering::Relaxed)
     }
 }
+
+/// The visits under which a pruning drops an edge's subtree at first; doubled until the
+/// pruning frees half the tree.
+const PRUNE_MIN_VISITS: u32 = 16;
 
 /// How often (in playouts) thread 0 looks whether the best stone is settled. The clock is read
 /// after every playout (a few tens of nanoseconds against a playout's tens of microseconds).
@@ -366,6 +407,10 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
             shared.stop.store(true, Ordering::Relaxed);
         }
         if shared.deadline.is_some_and(|d| Instant::now() >= d) {
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+        if params.prune_at_cap && tree.is_full() {
+            shared.full.store(true, Ordering::Relaxed);
             shared.stop.store(true, Ordering::Relaxed);
         }
         if let Some(observer) = shared.observer {
