@@ -293,8 +293,11 @@ impl<F: PositionFactory> Search<F> {
         let nodes = playout_cap.map(|n| n.saturating_mul(verify::NODES_PER_PLAYOUT).max(1));
         let preferred = self.verify_choice(board, deadline, nodes, limits.observer.as_deref());
         // The judgements rarely need all their time: the rest grows the tree the next stone
-        // reuses (the verification's choice stands).
+        // reuses (the verification's choice stands). The choice is kept by its stone, as a
+        // pruning of a full tree may move the root's children.
+        let stone = preferred.map(|edge| self.tree.edge(edge).cell());
         let resumed = self.resume(board, root_pos, limits, deadline, playout_cap);
+        let preferred = stone.and_then(|cell| self.tree.find_child(ROOT, cell));
         (playouts + resumed, preferred)
     }
 

@@ -131,8 +131,9 @@ impl Tree {
     /// Frees room in a full tree (Fuego's pruning): every edge below the root with fewer than
     /// `min_visits` visits loses its subtree and becomes a leaf again, keeping its own
     /// statistics and proof; the root keeps all its children. Returns the edges in use after.
-    /// The root's children block stays where it was (it was allocated first). Needs exclusive
-    /// access: no search may run (the workers are stopped; `&self`, as they share the tree).
+    /// Every block may move, the root's children's too: an edge index taken before is stale
+    /// after. Needs exclusive access: no search may run (the workers are stopped; `&self`, as
+    /// they share the tree).
     pub fn prune(&self, min_visits: u32) -> usize {
         self.compact(ROOT, |e| e.stats().visits >= min_visits);
         self.len()
@@ -272,7 +273,7 @@ mod tests {
         assert_eq!(
             tree.children(ROOT),
             Some(root_children),
-            "the root's block stays put"
+            "the root's block, allocated first, has nothing to slide below it"
         );
         let first = root_children.first;
         assert!(tree.children(first).is_none());
