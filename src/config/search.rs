@@ -102,8 +102,8 @@ pub struct SearchParams {
     pub widen_exponent: f32,
     pub pair_order: PairOrder,
     /// Tree edge cap ([`EDGE_BYTES`] each); 0 = a quarter of the machine's memory
-    /// ([`SearchParams::tree_edges`]). At the cap the search stops expanding and keeps running
-    /// playouts from the leaves.
+    /// ([`SearchParams::tree_edges`]). At the cap the tree is pruned (`prune_at_cap`) or stops
+    /// growing.
     pub max_nodes: usize,
     /// At the cap, stop the workers and prune the tree (every subtree under an edge with few
     /// visits dropped), then search on in the room it frees; off, the search plays on from

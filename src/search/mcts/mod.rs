@@ -146,12 +146,12 @@ impl<F: PositionFactory> Search<F> {
         policy_of(&self.factory.position(board))
     }
 
-    /// Tree edges in use.
     /// How often a full tree was pruned (`search.prune_at_cap`) since the search was made.
     pub fn prunes(&self) -> u64 {
         self.prunes.get()
     }
 
+    /// Tree edges in use.
     pub fn nodes(&self) -> usize {
         self.tree.len()
     }
