@@ -6,7 +6,7 @@ engine's peak resident memory.
 
 Usage: long_think.py ENGINE_BINARY SECONDS [engine options...]
 e.g.   long_think.py target/release/liuzi 60 --threads 1
-       long_think.py target/release/liuzi 60 --threads 1 --config experiments/tree-memory/cap8m.toml
+       long_think.py target/release/liuzi 60 --threads 1 --config experiments/tree-memory/cap8m-frozen.toml
 """
 import subprocess
 import sys
