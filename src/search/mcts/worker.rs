@@ -30,8 +30,9 @@ struct Shared<'a> {
     /// Stones on the board at the root.
     root_len: usize,
     stop: AtomicBool,
-    /// Set with `stop` when the tree is full and `params.prune_at_cap`: the workers stopped
-    /// for a pruning, not for a limit.
+    /// Set when the tree is full and `params.prune_at_cap`: the workers stop for a pruning.
+    /// Apart from `stop`, which only the limits set, so that a round ended by a full tree
+    /// alone goes on after the pruning.
     full: AtomicBool,
     /// The caller's observer ([`Limits::observer`]): asked after every playout whether to stop,
     /// shown the root by thread 0 every [`PROGRESS_INTERVAL`].
@@ -52,16 +53,6 @@ struct Shared<'a> {
 }
 
 impl Shared<'_> {
-    /// Whether the search is over by its limits: the time, the playouts, the root's visits or
-    /// the caller's stop request (not by a full tree, after which it goes on).
-    fn limit_reached(&self) -> bool {
-        let done = self.playouts.load(Ordering::Relaxed);
-        self.deadline.is_some_and(|d| Instant::now() >= d)
-            || self.max_playouts.is_some_and(|m| done >= m)
-            || self.tree.edge(ROOT).stats().visits >= MAX_VISITS
-            || self.observer.is_some_and(|o| o.stop_requested())
-    }
-
     /// The player whose point of view the stats of the edge at `depth` hold: the one who
     /// placed its stone (for the root: the player of the last stone, or White on an empty
     /// board, so that the side to move is its opponent unless it is the same turn).
@@ -217,7 +208,7 @@ impl<F: PositionFactory> Search<F> {
                 }
                 worker(&shared, 0, seed, root_pos);
             });
-            if !shared.full.swap(false, Ordering::Relaxed) || shared.limit_reached() {
+            if shared.stop.load(Ordering::Relaxed) || !shared.full.swap(false, Ordering::Relaxed) {
                 break;
             }
             let before = self.tree.len();
@@ -233,7 +224,6 @@ impl<F: PositionFactory> Search<F> {
                  fewer than {min_visits} visits dropped)",
                 board.stone_count() + 1
             );
-            shared.stop.store(false, Ordering::Relaxed);
         }
         shared.playouts.load(Ordering::Relaxed)
     }
@@ -265,7 +255,7 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
         .then(|| proofs::tree_solver(&params.tactics));
     let area = shared.size * shared.size;
     let mut last_progress = Instant::now();
-    while !shared.stop.load(Ordering::Relaxed) {
+    while !shared.stop.load(Ordering::Relaxed) && !shared.full.load(Ordering::Relaxed) {
         pos.clone_from(root_pos);
         path.clear();
         path.push(ROOT);
@@ -411,7 +401,6 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
         }
         if params.prune_at_cap && tree.is_full() {
             shared.full.store(true, Ordering::Relaxed);
-            shared.stop.store(true, Ordering::Relaxed);
         }
         if let Some(observer) = shared.observer {
             if observer.stop_requested() {
