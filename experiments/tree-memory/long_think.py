@@ -10,6 +10,7 @@ e.g.   long_think.py target/release/liuzi 60 --threads 1
 """
 import subprocess
 import sys
+import tempfile
 
 # Game 0 of experiments/cloudict/liuzi-vs-cloudict-d5-fast.jsonl after 13 stones (GTP letters),
 # White to move: an open middle game, neither side with a threat.
@@ -24,8 +25,11 @@ def main():
     setup += [f"time_settings 0 {seconds} 2"]
     cmd = ["/usr/bin/time", "-f", "peak resident memory: %M KiB", binary, *options,
            "gtp", "--book", "none", "-v"]
+    # The log goes to a file, not a pipe nobody reads until the end: a long think's log could
+    # fill the pipe and block the engine mid-search.
+    log = tempfile.TemporaryFile(mode="w+")
     engine = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True)
+                              stderr=log, text=True)
 
     def ask(command):
         engine.stdin.write(command + "\n")
@@ -48,7 +52,8 @@ def main():
         print(ask("genmove w"), flush=True)
     ask("quit")
     engine.wait()
-    for line in engine.stderr.read().splitlines():
+    log.seek(0)
+    for line in log.read().splitlines():
         if "outcome" in line or "peak resident" in line or "WARN" in line:
             print(line.split("outcome: ")[-1])
 
