@@ -18,6 +18,8 @@
 #   VARIANT_THREADS (env): the variant's search threads instead of 1 (then also set TAG), e.g.
 #     `TAG=threads2 VARIANT_THREADS=2 run.sh same`: what a second core is worth at equal time.
 #     Run it alone with CONCURRENCY 1 on a machine with that many cores.
+#   BASE_THREADS (env): the default's (or BASE's) search threads instead of 1 (then also set
+#     TAG), e.g. `TAG=t2 BASE_THREADS=2 VARIANT_THREADS=2 run.sh vl1`: a knob of threaded search.
 #   TC (env): a game clock for both engines instead of 1 s a turn, MAIN seconds a game (GTP
 #     `time_settings MAIN 0 0` and `time_left`; then also set TAG), e.g. `TAG=tc30 TC=30`.
 # Results: experiments/tree-defence/default-vs-VARIANT.{jsonl,txt} (BASE-vs-...); engine logs (for
@@ -64,7 +66,7 @@ if [ -n "${TC:-}" ]; then time_base="tc=$TC"; time_variant="tc=$TC"; fi
 results="$here/$name.jsonl"
 resume_flag "$results"
 "$work/bin/liuzi-match" \
-  --engine "name=$base $time_base cmd='$work/bin/liuzi $first gtp --threads 1 -v'" \
+  --engine "name=$base $time_base cmd='$work/bin/liuzi $first gtp --threads ${BASE_THREADS:-1} -v'" \
   --engine "name=$variant $time_variant cmd='$work/bin/liuzi --config $here/$variant.toml --weights $variant_weights --evaluator $variant_eval ${book[*]} gtp --threads ${VARIANT_THREADS:-1} -v'" \
   --games "$games" "${openings[@]}" --concurrency "$concurrency" \
   --results "$results" --engine-logs "$work/logs" --event "$name" \

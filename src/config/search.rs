@@ -65,6 +65,11 @@ pub struct SearchParams {
     /// First-play urgency: an unvisited child is valued at the parent's mean minus this (plus
     /// its bias term). Negative = optimistic.
     pub fpu_reduction: f32,
+    /// The first-play urgency below the root at a node choosing a turn's second stone (its
+    /// parent placed the same player's first): the partners of a first stone. Equal to
+    /// `fpu_reduction` by default; a larger one keeps a first stone's visits on its best partners
+    /// so that its value is theirs rather than a mean over every partner tried once.
+    pub second_stone_fpu_reduction: f32,
     /// Fixed playouts per stone (deterministic with one thread); 0 = time decides.
     pub playouts: u64,
     /// Virtual visits (counted as losses) a thread adds to every edge it descends through.
@@ -309,11 +314,16 @@ impl SearchParams {
                 return Err(format!("search.{key} must be in 0..=1, not {v}"));
             }
         }
-        if !self.fpu_reduction.is_finite() {
-            return Err(format!(
-                "search.fpu_reduction must be a finite number, not {}",
-                self.fpu_reduction
-            ));
+        for (key, v) in [
+            ("fpu_reduction", self.fpu_reduction),
+            (
+                "second_stone_fpu_reduction",
+                self.second_stone_fpu_reduction,
+            ),
+        ] {
+            if !v.is_finite() {
+                return Err(format!("search.{key} must be a finite number, not {v}"));
+            }
         }
         if !self.prior_visits.is_finite() || self.prior_visits <= 0.0 {
             return Err(format!(

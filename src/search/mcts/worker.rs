@@ -356,6 +356,7 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
                 visits: stats.visits,
                 mean_for_chooser: stats.mean().map(|m| if same_player { m } else { 1.0 - m }),
                 is_root: node == ROOT,
+                second_stone: same_player,
             };
             let child = select_child(tree, params, children, &view);
             visits_before = tree.edge(child).add_virtual_loss(vl);
