@@ -65,11 +65,12 @@ pub struct SearchParams {
     /// First-play urgency: an unvisited child is valued at the parent's mean minus this (plus
     /// its bias term). Negative = optimistic.
     pub fpu_reduction: f32,
-    /// The first-play urgency below the root at a node choosing a turn's second stone (its
-    /// parent placed the same player's first): the partners of a first stone. Equal to
+    /// The first-play urgency below the root at a node where the side to move at the root
+    /// chooses a turn's second stone: the partners of its own first stones. Equal to
     /// `fpu_reduction` by default; a larger one keeps a first stone's visits on its best partners
-    /// so that its value is theirs rather than a mean over every partner tried once.
-    pub second_stone_fpu_reduction: f32,
+    /// so that its value is theirs rather than a mean over every partner tried once. The
+    /// opponent's nodes keep `fpu_reduction`: there the search looks for refutations.
+    pub own_second_stone_fpu_reduction: f32,
     /// Fixed playouts per stone (deterministic with one thread); 0 = time decides.
     pub playouts: u64,
     /// Virtual visits (counted as losses) a thread adds to every edge it descends through.
@@ -317,8 +318,8 @@ impl SearchParams {
         for (key, v) in [
             ("fpu_reduction", self.fpu_reduction),
             (
-                "second_stone_fpu_reduction",
-                self.second_stone_fpu_reduction,
+                "own_second_stone_fpu_reduction",
+                self.own_second_stone_fpu_reduction,
             ),
         ] {
             if !v.is_finite() {

@@ -13,7 +13,8 @@
 //! replaced by (1 − α)·w_i/n_i + α·m_i where the child has a minimax value m_i.
 //!
 //! An unvisited child is worth FPU = (parent mean for the chooser) − fpu_reduction, plus its
-//! bias term; below the root, at a node choosing a turn's second stone, − second_stone_fpu_reduction. Children are sorted by prior, so among unvisited children the first one is the
+//! bias term; below the root, at a node where the root's side chooses a turn's second stone,
+//! − own_second_stone_fpu_reduction. Children are sorted by prior, so among unvisited children the first one is the
 //! best; every child a descent picks is therefore either visited already or the first unvisited
 //! one, and the visited children always form a prefix of the block. Below the root the scan
 //! stops at the first unvisited child. The root may hold statistics grafted from the other
@@ -31,8 +32,9 @@ pub(crate) struct NodeView {
     /// The parent's mean reward from the chooser's point of view, if visited.
     pub mean_for_chooser: Option<f32>,
     pub is_root: bool,
-    /// The node chooses a turn's second stone (its stone was the same player's first).
-    pub second_stone: bool,
+    /// The node chooses a turn's second stone for the side to move at the root (its stone was
+    /// that side's first).
+    pub own_second_stone: bool,
 }
 
 /// Index of the child to descend into.
@@ -47,8 +49,8 @@ pub(crate) fn select_child(
     let bias_scale =
         params.prior_weight * (params.prior_visits / (n_parent + params.prior_visits)).sqrt();
     let parent_mean = node.mean_for_chooser.unwrap_or(0.5);
-    let reduction = if node.second_stone && !node.is_root {
-        params.second_stone_fpu_reduction
+    let reduction = if node.own_second_stone && !node.is_root {
+        params.own_second_stone_fpu_reduction
     } else {
         params.fpu_reduction
     };
@@ -147,7 +149,7 @@ pub(super) mod tests {
             visits,
             mean_for_chooser: Some(mean),
             is_root,
-            second_stone: false,
+            own_second_stone: false,
         }
     }
 
@@ -290,17 +292,17 @@ pub(super) mod tests {
     }
 
     #[test]
-    fn a_second_stone_node_below_the_root_has_its_own_first_play_urgency() {
+    fn the_roots_sides_second_stone_nodes_below_the_root_have_their_own_first_play_urgency() {
         // A partner won 55% over 200 visits, the parent's mean is 50%, equal priors: the
         // optimistic urgency (-0.2) tries the unvisited partner, a neutral one (0) stays.
         let p = SearchParams {
             fpu_reduction: -0.2,
-            second_stone_fpu_reduction: 0.0,
+            own_second_stone_fpu_reduction: 0.0,
             ..SearchParams::default()
         };
         let (tree, c) = tree_with(&[(0.3, 200, 220), (0.3, 0, 0)]);
         let mut second = view(200, 0.5, false);
-        second.second_stone = true;
+        second.own_second_stone = true;
         assert_eq!(select_child(&tree, &p, c, &second), c.first);
         assert_eq!(
             select_child(&tree, &p, c, &view(200, 0.5, false)),
@@ -308,11 +310,11 @@ pub(super) mod tests {
         );
         // At the root (a second-stone search) the ordinary urgency holds.
         let mut root = view(200, 0.5, true);
-        root.second_stone = true;
+        root.own_second_stone = true;
         assert_eq!(select_child(&tree, &p, c, &root), c.first + 1);
         // Equal to fpu_reduction (the default), the flag changes nothing.
         let same = SearchParams {
-            second_stone_fpu_reduction: -0.2,
+            own_second_stone_fpu_reduction: -0.2,
             ..p.clone()
         };
         assert_eq!(select_child(&tree, &same, c, &second), c.first + 1);

@@ -255,6 +255,7 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
         .then(|| proofs::tree_solver(&params.tactics));
     let area = shared.size * shared.size;
     let mut last_progress = Instant::now();
+    let root_side = root_pos.board().to_move();
     while !shared.stop.load(Ordering::Relaxed) && !shared.full.load(Ordering::Relaxed) {
         pos.clone_from(root_pos);
         path.clear();
@@ -356,7 +357,7 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
                 visits: stats.visits,
                 mean_for_chooser: stats.mean().map(|m| if same_player { m } else { 1.0 - m }),
                 is_root: node == ROOT,
-                second_stone: same_player,
+                own_second_stone: same_player && pos.board().to_move() == root_side,
             };
             let child = select_child(tree, params, children, &view);
             visits_before = tree.edge(child).add_virtual_loss(vl);
