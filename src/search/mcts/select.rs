@@ -13,10 +13,11 @@
 //! replaced by (1 − α)·w_i/n_i + α·m_i where the child has a minimax value m_i.
 //!
 //! An unvisited child is worth FPU = (parent mean for the chooser) − fpu_reduction, plus its
-//! bias term; below the root, at a node where the root's side chooses a turn's second stone,
-//! − own_second_stone_fpu_reduction. Children are sorted by prior, so among unvisited children the first one is the
-//! best; every child a descent picks is therefore either visited already or the first unvisited
-//! one, and the visited children always form a prefix of the block. Below the root the scan
+//! bias term (below the root, where the root's side chooses a turn's second stone,
+//! own_second_stone_fpu_reduction in place of fpu_reduction). Children are sorted by prior, so
+//! among unvisited children the first one is the best; every child a descent picks is therefore
+//! either visited already or the first unvisited one, and the visited children always form a
+//! prefix of the block. Below the root the scan
 //! stops at the first unvisited child. The root may hold statistics grafted from the other
 //! order of a pair (see `Search::reuse_tree`), so there the whole block is scanned.
 

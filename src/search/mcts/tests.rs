@@ -871,3 +871,60 @@ fn a_reused_root_expanded_deep_is_widened_when_asked() {
     assert_eq!(all, candidates);
     assert!(all > 5);
 }
+
+/// Children of `node` with at least one visit.
+fn visited_children(tree: &super::tree::Tree, node: u32) -> usize {
+    tree.children(node).map_or(0, |c| {
+        c.range()
+            .filter(|&i| tree.edge(i).stats().visits > 0)
+            .count()
+    })
+}
+
+#[test]
+fn the_own_second_stone_urgency_binds_only_the_roots_side() {
+    // Black to move at a turn's first stone. A pessimistic urgency at Black's second stones
+    // keeps each first stone on the partner it tried first; White's second stones, two plies
+    // further down, still spread over many.
+    let b = board_of(&[p(9, 9), p(8, 8), p(10, 8)]);
+    let mut s = Search::new(
+        SearchParams {
+            own_second_stone_fpu_reduction: 1.0,
+            ..params(4000)
+        },
+        SimpleFactory,
+    );
+    think(&mut s, &b);
+    let tree = &s.tree;
+    let firsts: Vec<u32> = tree
+        .children(super::tree::ROOT)
+        .unwrap()
+        .range()
+        .filter(|&i| tree.edge(i).stats().visits >= 10)
+        .collect();
+    assert!(!firsts.is_empty());
+    assert!(firsts.iter().all(|&f| visited_children(tree, f) <= 2));
+    // White's first stones below Black's pairs, and how many of their partners were tried.
+    let white_spread = firsts
+        .iter()
+        .filter_map(|&f| tree.children(f))
+        .flat_map(|c| c.range())
+        .filter_map(|second| tree.children(second))
+        .flat_map(|c| c.range())
+        .map(|white_first| visited_children(tree, white_first))
+        .max()
+        .unwrap_or(0);
+    assert!(white_spread >= 3, "White's partners tried: {white_spread}");
+    // The default urgency spreads Black's first stones over their partners too.
+    let mut d = Search::new(params(4000), SimpleFactory);
+    think(&mut d, &b);
+    let spread = d
+        .tree
+        .children(super::tree::ROOT)
+        .unwrap()
+        .range()
+        .map(|f| visited_children(&d.tree, f))
+        .max()
+        .unwrap();
+    assert!(spread >= 3, "Black's partners tried by default: {spread}");
+}
