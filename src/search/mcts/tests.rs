@@ -756,6 +756,9 @@ fn early_stop_waits_for_its_share_of_the_budget() {
         let mut s = Search::new(
             SearchParams {
                 early_stop_min_share: share,
+                // The playout counts below were measured with a leaf expanded on its second
+                // visit (the default until 2026-11-30).
+                expand_visits: 2,
                 ..settling_params(20_000)
             },
             SimpleFactory,
@@ -835,6 +838,9 @@ fn a_reused_root_expanded_deep_is_widened_when_asked() {
                 opening_stones: 0,
                 max_children: 5,
                 widen_reused_root,
+                // Expanded on its second visit, the root four stones on was built deep in the
+                // first search (with later expansion it is first built as a root, uncut).
+                expand_visits: 2,
                 ..params(3000)
             },
             SimpleFactory,
