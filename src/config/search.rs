@@ -101,6 +101,13 @@ pub struct SearchParams {
     /// this many stones below the search root, the playout gammas deeper (where most
     /// expansions are, and the sharper priors cost speed); 0 = at every depth.
     pub tree_prior_plies: u32,
+    /// The evaluator's factor on the free priors of nodes fewer than this many stones below the
+    /// root (`search::mcts::eval_prior`): each of the `eval_prior_candidates` highest-prior
+    /// candidates is played and valued, and its weight multiplied by
+    /// exp(`eval_prior_weight`·(logit v − the best logit v)); 0 = off.
+    pub eval_prior_plies: u32,
+    pub eval_prior_weight: f32,
+    pub eval_prior_candidates: u32,
     /// Progressive widening: a node with N visits considers its first
     /// `widen_min + widen_factor·N^widen_exponent` children; `widen_min == 0` = off.
     pub widen_min: u32,
@@ -295,6 +302,7 @@ impl SearchParams {
             ("choice_lcb", self.choice_lcb),
             ("rave_equivalence", self.rave_equivalence),
             ("widen_exponent", self.widen_exponent),
+            ("eval_prior_weight", self.eval_prior_weight),
         ];
         for (key, v) in finite_nonneg {
             if !v.is_finite() || v < 0.0 {
@@ -349,6 +357,18 @@ impl SearchParams {
                 "search.verify_pairs must be in 1..=16, not {}",
                 self.verify_pairs
             ));
+        }
+        if self.eval_prior_plies > 64 {
+            return Err(format!(
+                "search.eval_prior_plies must be in 0..=64, not {}",
+                self.eval_prior_plies
+            ));
+        }
+        if self.eval_prior_plies > 0 && self.eval_prior_candidates == 0 {
+            return Err(
+                "search.eval_prior_candidates must be >= 1 when eval_prior_plies is set, not 0"
+                    .into(),
+            );
         }
         if self.expand_visits == 0 {
             return Err("search.expand_visits must be >= 1, not 0".into());
@@ -485,6 +505,18 @@ mod tests {
                 "search.solver_free_reach",
             ),
             ("[search]\nexpand_visits = 0\n", "search.expand_visits"),
+            (
+                "[search]\neval_prior_weight = -1.0\n",
+                "search.eval_prior_weight",
+            ),
+            (
+                "[search]\neval_prior_plies = 65\n",
+                "search.eval_prior_plies",
+            ),
+            (
+                "[search]\neval_prior_plies = 2\neval_prior_candidates = 0\n",
+                "search.eval_prior_candidates",
+            ),
             ("[search]\nmax_nodes = 10\n", "search.max_nodes"),
             ("[search]\npair_order = \"sideways\"\n", "pair_order"),
             ("[search]\nplayout_policy = \"random\"\n", "playout_policy"),

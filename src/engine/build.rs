@@ -70,16 +70,20 @@ fn load_gammas(config: &EngineConfig) -> Result<Arc<Gammas>, String> {
     Ok(Arc::new(gammas))
 }
 
-/// The MCTS: priors and playouts from `engine.weights`. With `search.playout_cutoff > 0` or
-/// `search.value_mix > 0` (and trained weights), it reads the evaluator of `engine.evaluator`
-/// (cut-off playouts, leaf values).
+/// The MCTS: priors and playouts from `engine.weights`. With `search.playout_cutoff > 0`,
+/// `search.eval_prior_plies > 0` or `search.value_mix > 0` (and trained weights), it reads the
+/// evaluator of `engine.evaluator` (cut-off playouts, priors near the root, leaf values).
 fn build_mcts(config: &EngineConfig) -> Result<Box<dyn MoveGenerator>, String> {
     let params = SearchParams::from_config(config)?;
     let trained = config.engine.weights.as_os_str() != NO_WEIGHTS;
-    let evaluator = if params.playout_cutoff > 0 || (params.value_mix > 0.0 && trained) {
+    let evaluator = if params.playout_cutoff > 0
+        || params.eval_prior_plies > 0
+        || (params.value_mix > 0.0 && trained)
+    {
         load_evaluator(
             config,
-            "playouts run to the end (no cut-off) and alone give the reward (no value_mix)",
+            "playouts run to the end (no cut-off), alone give the reward (no value_mix), and \
+             the priors are the weights' alone (no eval_prior_plies)",
         )?
     } else {
         None

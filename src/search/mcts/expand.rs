@@ -9,6 +9,7 @@
 //! stone that the parent ranked before the first stone is left out, since the same pair is
 //! searched in the other order under that sibling.
 
+use super::eval_prior::{reweight, EvalPrior};
 use super::node::{Children, Edge};
 use super::tree::Tree;
 use crate::config::{OpeningNear, PairOrder, SearchParams};
@@ -37,12 +38,14 @@ pub(crate) struct ChildSet {
 /// stones ranked before the pending first stone by an unrestricted parent (canonical order).
 /// `full_width`: keep every candidate even with `max_children` (`search.full_width_plies`).
 /// `zone`: the empty cells of a defence zone, the children when no six is won or blocked.
+/// `eval_prior`: the evaluator's factor on free choices' priors (`eval_prior.rs`).
 pub(crate) fn child_list<P: SearchPosition>(
     pos: &P,
     params: &SearchParams,
     earlier_siblings: &[Point],
     full_width: bool,
     zone: Option<&CellSet>,
+    eval_prior: Option<&mut EvalPrior>,
     scratch: &mut ExpandScratch,
 ) -> ChildSet {
     let size = pos.board().size();
@@ -103,6 +106,15 @@ pub(crate) fn child_list<P: SearchPosition>(
     list.retain(|c| c.1 > 0.0 && c.1.is_finite());
     if list.is_empty() {
         list.extend(pos.board().legal_points().map(|p| (p, 1.0)));
+    }
+    if let Some(prior) = eval_prior.filter(|_| !set.restricted) {
+        reweight(
+            pos,
+            prior,
+            params.eval_prior_weight,
+            params.eval_prior_candidates as usize,
+            list,
+        );
     }
     // A total order (points are distinct), so the faster unstable sort gives the same list, and
     // a cut list needs only its kept part sorted.
@@ -181,6 +193,7 @@ pub(crate) struct Narrowing<'a> {
 
 /// Expands leaf `edge`, `depth` stones below the root, at position `pos`. False when another
 /// thread holds the claim or the tree is full (the caller then runs a playout from the leaf).
+/// `eval_prior` is used within `eval_prior_plies` of the root.
 pub(crate) fn expand<P: SearchPosition>(
     tree: &Tree,
     params: &SearchParams,
@@ -188,6 +201,7 @@ pub(crate) fn expand<P: SearchPosition>(
     depth: usize,
     pos: &P,
     narrowing: Narrowing,
+    eval_prior: Option<&mut EvalPrior>,
     scratch: &mut ExpandScratch,
 ) -> bool {
     let node = tree.edge(edge);
@@ -198,12 +212,14 @@ pub(crate) fn expand<P: SearchPosition>(
     // is kept, so that the stones actually played can be any the knowledge allows; deeper
     // nodes, where nearly all the edges are, are cut.
     let full_width = depth < params.full_width_plies as usize;
+    let eval_prior = eval_prior.filter(|_| depth < params.eval_prior_plies as usize);
     let set = child_list(
         pos,
         params,
         narrowing.earlier,
         full_width,
         narrowing.zone,
+        eval_prior,
         scratch,
     );
     let count = scratch.list.len() as u32;
@@ -246,7 +262,7 @@ pub(crate) fn narrow_to_zone<P: SearchPosition>(
     if old.restricted {
         return false;
     }
-    let set = child_list(pos, params, &[], false, Some(zone), scratch);
+    let set = child_list(pos, params, &[], false, Some(zone), None, scratch);
     if !set.restricted {
         return false;
     }

@@ -14,6 +14,7 @@
 
 mod amaf;
 mod choice;
+mod eval_prior;
 mod expand;
 mod extension;
 mod minimax;
@@ -38,6 +39,7 @@ use super::common::{
 use crate::eval::Evaluator;
 use crate::rules::{Board, Point, Stage};
 use crate::tactics::{Solver, SolverLimits, StopSignal};
+use eval_prior::EvalPrior;
 use expand::{expand, ExpandScratch, Narrowing};
 use std::cell::Cell;
 use std::collections::HashSet;
@@ -209,6 +211,9 @@ impl<F: PositionFactory> Search<F> {
             return Some(self.finish(board, outcome, limits));
         }
         let reused_visits = self.prepare_root(board, &root_pos, &mut scratch);
+        let evaluator = self.evaluator.clone();
+        let mut probe = None;
+        let mut eval_prior = EvalPrior::new(&self.params, evaluator.as_deref(), &mut probe);
         if self.tree.children(ROOT).is_none()
             && !expand(
                 &self.tree,
@@ -217,6 +222,7 @@ impl<F: PositionFactory> Search<F> {
                 0,
                 &root_pos,
                 Narrowing::default(),
+                eval_prior.as_mut(),
                 &mut scratch,
             )
         {
@@ -229,6 +235,7 @@ impl<F: PositionFactory> Search<F> {
                 0,
                 &root_pos,
                 Narrowing::default(),
+                eval_prior.as_mut(),
                 &mut scratch,
             );
             assert!(expanded, "an empty tree has room for the root's children");

@@ -484,11 +484,12 @@ pub(super) mod tests {
         let zone = defence_zone(&mut solver, &b).unwrap();
         let mut scratch = Default::default();
         let p = params(true);
-        let set = super::super::expand::child_list(&pos, &p, &[], false, Some(&zone), &mut scratch);
+        let set =
+            super::super::expand::child_list(&pos, &p, &[], false, Some(&zone), None, &mut scratch);
         assert!(set.restricted);
         assert_eq!(scratch.list.len(), zone.len());
         assert!(scratch.list.iter().all(|c| zone.contains(c.0.index(19))));
-        let free = super::super::expand::child_list(&pos, &p, &[], false, None, &mut scratch);
+        let free = super::super::expand::child_list(&pos, &p, &[], false, None, None, &mut scratch);
         assert!(!free.restricted && scratch.list.len() > zone.len());
     }
 
@@ -544,6 +545,7 @@ pub(super) mod tests {
             4,
             &pos,
             Default::default(),
+            None,
             &mut scratch
         ));
         let free = tree.children(a.first).unwrap();

@@ -2,6 +2,7 @@
 //! and a full set of children for a reused root whose children were cut: a second stone's by the
 //! pair order or by `max_children`, and with `widen_reused_root` a first stone's.
 
+use super::eval_prior::EvalPrior;
 use super::expand::{child_list, ExpandScratch};
 use super::node::Children;
 use super::tree::ROOT;
@@ -126,7 +127,18 @@ impl<F: PositionFactory> Search<F> {
     ) -> bool {
         let size = root_pos.board().size();
         let first_stone = self.tree.edge(node).cell();
-        child_list(root_pos, &self.params, &[], true, None, scratch);
+        let evaluator = self.evaluator.clone();
+        let mut probe = None;
+        let mut eval_prior = EvalPrior::new(&self.params, evaluator.as_deref(), &mut probe);
+        child_list(
+            root_pos,
+            &self.params,
+            &[],
+            true,
+            None,
+            eval_prior.as_mut(),
+            scratch,
+        );
         let count = scratch.list.len() as u32;
         let had = self.tree.children(node).map_or(0, |c| c.count);
         if only_if_wider && count <= had {

@@ -74,7 +74,7 @@ fn the_tree_alone_finds_the_win() {
     let b = board_of(&black_four());
     let pos = SimplePosition::new(&b);
     let mut scratch = super::expand::ExpandScratch::default();
-    let set = super::expand::child_list(&pos, s.params(), &[], false, None, &mut scratch);
+    let set = super::expand::child_list(&pos, s.params(), &[], false, None, None, &mut scratch);
     assert!(set.restricted);
     let mut cells: Vec<Point> = scratch.list.iter().map(|c| c.0).collect();
     cells.sort();
@@ -90,12 +90,12 @@ fn max_children_cuts_below_the_turn_being_chosen() {
     let b = board_of(&[p(9, 9), p(10, 10), p(8, 10)]);
     let pos = SimplePosition::new(&b);
     let mut scratch = super::expand::ExpandScratch::default();
-    super::expand::child_list(&pos, &params, &[], false, None, &mut scratch);
+    super::expand::child_list(&pos, &params, &[], false, None, None, &mut scratch);
     assert_eq!(scratch.list.len(), 5);
     let total: f32 = scratch.list.iter().map(|c| c.1).sum();
     assert!((total - 1.0).abs() < 1e-5);
     let kept: Vec<(Point, f32)> = scratch.list.clone();
-    super::expand::child_list(&pos, &params, &[], true, None, &mut scratch);
+    super::expand::child_list(&pos, &params, &[], true, None, None, &mut scratch);
     assert!(scratch.list.len() > 5);
     // The kept children are the root's five best, in the same order.
     let best: Vec<Point> = scratch.list.iter().take(5).map(|c| c.0).collect();
@@ -119,14 +119,14 @@ fn the_opening_keeps_free_choices_near_the_stones() {
         opening_stones: 0,
         ..SearchParams::default()
     };
-    super::expand::child_list(&pos, &open, &[], true, None, &mut scratch);
+    super::expand::child_list(&pos, &open, &[], true, None, None, &mut scratch);
     assert!(far(&scratch.list) > 0, "the candidates reach past 2");
     let near = SearchParams {
         opening_stones: 12,
         opening_reach: 2,
         ..SearchParams::default()
     };
-    super::expand::child_list(&pos, &near, &[], true, None, &mut scratch);
+    super::expand::child_list(&pos, &near, &[], true, None, None, &mut scratch);
     assert!(!scratch.list.is_empty());
     assert_eq!(far(&scratch.list), 0);
     let total: f32 = scratch.list.iter().map(|c| c.1).sum();
@@ -136,7 +136,7 @@ fn the_opening_keeps_free_choices_near_the_stones() {
         opening_stones: 3,
         ..near
     };
-    super::expand::child_list(&pos, &short, &[], true, None, &mut scratch);
+    super::expand::child_list(&pos, &short, &[], true, None, None, &mut scratch);
     assert!(far(&scratch.list) > 0);
 }
 
@@ -154,6 +154,7 @@ fn the_shipped_opening_keeps_blacks_first_free_pair_beside_its_own_stones() {
             &SearchParams::default(),
             &[],
             true,
+            None,
             None,
             &mut scratch,
         );
@@ -189,7 +190,7 @@ fn the_opening_can_keep_free_choices_near_the_movers_own_stones() {
             ..SearchParams::default()
         };
         let mut scratch = super::expand::ExpandScratch::default();
-        super::expand::child_list(&pos, &params, &[], true, None, &mut scratch);
+        super::expand::child_list(&pos, &params, &[], true, None, None, &mut scratch);
         let total: f32 = scratch.list.iter().map(|c| c.1).sum();
         assert!((total - 1.0).abs() < 1e-5);
         scratch.list.iter().map(|c| c.0).collect::<Vec<_>>()
@@ -703,6 +704,51 @@ fn value_mix_is_deterministic_and_changes_the_statistics() {
     for (_, w) in &mixed.2 {
         assert!(w.is_none_or(|w| (0.0..=1.0).contains(&w)));
     }
+}
+
+#[test]
+fn the_evaluators_prior_is_deterministic_and_reorders_the_turn_being_chosen() {
+    let b = board_of(&[p(9, 9), p(10, 10), p(8, 10)]);
+    let run = |plies: u32| {
+        let mut s = Search::new(
+            SearchParams {
+                value_mix: 0.5,
+                eval_prior_plies: plies,
+                eval_prior_weight: 2.0,
+                // Every candidate, not the opening's few near Black's stone.
+                opening_stones: 0,
+                ..params(400)
+            },
+            PolicyFactory::new(std::sync::Arc::new(crate::policy::Gammas::uniform())),
+        );
+        s.set_evaluator(Some(std::sync::Arc::new(
+            crate::eval::testing::sample_evaluator(),
+        )));
+        let o = s.think(&b, &Limits::default()).unwrap();
+        let priors: Vec<(Point, f32)> = s
+            .analysis()
+            .children
+            .iter()
+            .map(|c| (c.point, c.prior))
+            .collect();
+        let visits: Vec<(Point, u32)> = s
+            .analysis()
+            .children
+            .iter()
+            .map(|c| (c.point, c.visits))
+            .collect();
+        (o.best, priors, visits)
+    };
+    let with = run(2);
+    assert_eq!(with, run(2));
+    let without = run(0);
+    assert_ne!(
+        with.1, without.1,
+        "the root's priors carry the evaluator's factor"
+    );
+    assert_ne!(with.2, without.2, "and the stones visited");
+    let sum: f32 = with.1.iter().map(|c| c.1).sum();
+    assert!((sum - 1.0).abs() < 1e-3, "priors still sum to 1: {sum}");
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! and time limits, the caller's observer (stop requests, progress) and the early stop.
 
 use super::amaf::{self, AmafScratch};
+use super::eval_prior::EvalPrior;
 use super::expand::{earlier_siblings, expand, narrow_to_zone, ExpandScratch, Narrowing};
 use super::extension;
 use super::minimax;
@@ -50,6 +51,8 @@ struct Shared<'a> {
     /// Values the leaves playouts start from (`params.value_mix > 0` or
     /// `params.minimax_weight > 0`).
     leaf_evaluator: Option<&'a Evaluator>,
+    /// Values the candidates of nodes near the root (`params.eval_prior_plies`).
+    prior_evaluator: Option<&'a Evaluator>,
 }
 
 impl Shared<'_> {
@@ -190,6 +193,7 @@ impl<F: PositionFactory> Search<F> {
                 .evaluator
                 .as_deref()
                 .filter(|_| self.params.value_mix > 0.0 || self.params.minimax_weight > 0.0),
+            prior_evaluator: self.evaluator.as_deref(),
         };
         let seed = self
             .params
@@ -249,6 +253,7 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
     let mut earlier = Vec::new();
     let mut stones = Vec::new();
     let mut amaf_scratch = AmafScratch::default();
+    let mut probe = None;
     let mut local = 0u64;
     let proofs = params.tactics.solver;
     let mut solver = (proofs && params.tactics.solver_tree_nodes > 0)
@@ -333,6 +338,10 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
                         shared.size,
                         &mut earlier,
                     );
+                    // Only the root side's own choices: the opponent's replies keep the
+                    // weights' priors (valuing them too cost 4x the playouts a second).
+                    let mut eval_prior = EvalPrior::new(params, shared.prior_evaluator, &mut probe)
+                        .filter(|_| pos.board().to_move() == root_side);
                     if !expand(
                         tree,
                         params,
@@ -343,6 +352,7 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
                             earlier: &earlier,
                             zone: zone.as_ref(),
                         },
+                        eval_prior.as_mut(),
                         &mut scratch,
                     ) {
                         break play_out(shared, &mut pos, &mut rng, &mut stones);
