@@ -3,12 +3,14 @@
 //! The Bradley-Terry prior ranks a stone by the patterns around it; the evaluator sees the
 //! whole position. Near the root a turn's first stone is valued by the mean over the partners
 //! tried under it, in prior order, mostly once each (docs/README-strength.md 28): a prior that
-//! ranks the partners by the position they make tries the good ones first. So at the nodes
-//! within `eval_prior_plies` of the root, each of the `eval_prior_candidates` best free
+//! ranks the partners by the position they make tries the good ones first. So at the root
+//! side's own nodes within `eval_prior_plies` of the root (the opponent's replies keep the
+//! weights' priors: valuing them too cost 4x the playouts a second), each of the `eval_prior_candidates` best free
 //! candidates is played on a scratch copy and valued by the evaluator (v, the win probability
 //! of the side that placed it), and its weight is multiplied by exp(β·(logit v − max logit v)),
 //! β = `eval_prior_weight`. Candidates past that many keep the smallest factor given, so
 //! they stay behind the ones valued. Forced sets (wins, blocks, defence zones) are left alone.
+//! Off by default: level in self-play and against Cloudict (docs/README-strength.md 39).
 
 use crate::config::SearchParams;
 use crate::eval::Evaluator;
@@ -16,35 +18,26 @@ use crate::policy::FeatureBoard;
 use crate::rules::Point;
 use crate::search::common::SearchPosition;
 
-/// The evaluator and a scratch feature board to value candidates on.
-pub(crate) struct EvalPrior<'a> {
-    pub evaluator: &'a Evaluator,
-    /// A copy of the node's feature board: each candidate is played on it, valued and taken
-    /// back (the position's own play would update its playout weights too, at 3x the cost).
-    pub probe: &'a mut Option<FeatureBoard>,
-}
-
-impl<'a> EvalPrior<'a> {
-    /// The prior when the search uses one (`eval_prior_plies` > 0 and an evaluator).
-    pub fn new(
-        params: &SearchParams,
-        evaluator: Option<&'a Evaluator>,
-        probe: &'a mut Option<FeatureBoard>,
-    ) -> Option<Self> {
-        let evaluator = evaluator.filter(|_| params.eval_prior_plies > 0)?;
-        Some(EvalPrior { evaluator, probe })
-    }
+/// The evaluator when the search's priors use it (`eval_prior_plies` > 0).
+pub(crate) fn prior_evaluator<'a>(
+    params: &SearchParams,
+    evaluator: Option<&'a Evaluator>,
+) -> Option<&'a Evaluator> {
+    evaluator.filter(|_| params.eval_prior_plies > 0)
 }
 
 /// Keeps a logit finite when the evaluator is certain.
 const CERTAIN: f64 = 1e-4;
 
 /// Multiplies the weights of `list` (the candidates of `pos`, any order, weights > 0) by the
-/// evaluator's factor; `candidates` of them, the highest weights first, are valued. The list
-/// comes back sorted by the old weight, highest first (ties by cell), not renormalised.
+/// evaluator's factor; `candidates` of them, the highest weights first, are valued on `probe`
+/// (a copy of the position's feature board: each candidate is played on it, valued and taken
+/// back; the position's own play would update its playout weights too, at 3x the cost). The
+/// list comes back sorted by the old weight, highest first (ties by cell), not renormalised.
 pub(crate) fn reweight<P: SearchPosition>(
     pos: &P,
-    prior: &mut EvalPrior,
+    evaluator: &Evaluator,
+    probe: &mut Option<FeatureBoard>,
     weight: f32,
     candidates: usize,
     list: &mut [(Point, f32)],
@@ -59,7 +52,7 @@ pub(crate) fn reweight<P: SearchPosition>(
     });
     let valued = candidates.min(list.len());
     let mover = pos.board().to_move();
-    let probe = match (pos.features(), &mut *prior.probe) {
+    let probe = match (pos.features(), &mut *probe) {
         (Some(fb), Some(probe)) => {
             probe.clone_from(fb);
             probe
@@ -75,7 +68,7 @@ pub(crate) fn reweight<P: SearchPosition>(
             continue;
         }
         let to_move = probe.board().to_move();
-        let wp = prior.evaluator.win_probability(&*probe);
+        let wp = evaluator.win_probability(&*probe);
         probe.undo();
         let v = if to_move == mover { wp } else { 1.0 - wp };
         let v = v.clamp(CERTAIN, 1.0 - CERTAIN);
@@ -146,15 +139,15 @@ mod tests {
                 c.1 = 1.0 + k as f32;
             }
             let before = list.clone();
-            let mut prior = EvalPrior::new(&params, Some(&evaluator), &mut probe).unwrap();
+            let evaluator = prior_evaluator(&params, Some(&evaluator)).unwrap();
             let (weight, valued) = (1.5, 6);
-            reweight(&pos, &mut prior, weight, valued, &mut list);
+            reweight(&pos, evaluator, &mut probe, weight, valued, &mut list);
             let mut sorted = before.clone();
             sorted.sort_by(|a, b| b.1.total_cmp(&a.1));
             let logit = |v: f64| (v / (1.0 - v)).ln();
             let logits: Vec<f64> = sorted[..valued]
                 .iter()
-                .map(|c| logit(value_after(&evaluator, board, c.0)))
+                .map(|c| logit(value_after(evaluator, board, c.0)))
                 .collect();
             let best = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             let factors: Vec<f64> = logits
@@ -184,19 +177,18 @@ mod tests {
     fn off_without_plies_or_weight() {
         let evaluator = sample_evaluator();
         let mut probe = None;
-        assert!(EvalPrior::new(&SearchParams::default(), Some(&evaluator), &mut probe).is_none());
+        assert!(prior_evaluator(&SearchParams::default(), Some(&evaluator)).is_none());
         let on = SearchParams {
             eval_prior_plies: 1,
             ..SearchParams::default()
         };
-        assert!(EvalPrior::new(&on, None, &mut probe).is_none());
+        assert!(prior_evaluator(&on, None).is_none());
         let factory = PolicyFactory::new(Arc::new(Gammas::uniform()));
         let pos = factory.position(&board_of(&[p(9, 9)]));
         let mut list = Vec::new();
         pos.candidates(&mut list);
         let before = list.clone();
-        let mut prior = EvalPrior::new(&on, Some(&evaluator), &mut probe).unwrap();
-        reweight(&pos, &mut prior, 0.0, 8, &mut list);
+        reweight(&pos, &evaluator, &mut probe, 0.0, 8, &mut list);
         assert_eq!(list, before, "weight 0 changes nothing");
         assert!(probe.is_none(), "and values nothing");
     }

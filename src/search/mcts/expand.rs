@@ -9,11 +9,13 @@
 //! stone that the parent ranked before the first stone is left out, since the same pair is
 //! searched in the other order under that sibling.
 
-use super::eval_prior::{reweight, EvalPrior};
+use super::eval_prior::reweight;
 use super::node::{Children, Edge};
 use super::tree::Tree;
 use crate::config::{OpeningNear, PairOrder, SearchParams};
+use crate::eval::Evaluator;
 use crate::patterns::CellSet;
+use crate::policy::FeatureBoard;
 use crate::rules::{Board, Color, Point, Stage};
 use crate::search::common::SearchPosition;
 
@@ -25,6 +27,8 @@ pub(crate) struct ExpandScratch {
     /// `excluded[cell]`: left out by the pair order (reset after every use).
     excluded: Vec<bool>,
     pub list: Vec<(Point, f32)>,
+    /// The evaluator's prior values candidates on this copy of the position's features.
+    probe: Option<FeatureBoard>,
 }
 
 /// The children of a node, sorted by prior (highest first), priors summing to 1.
@@ -38,14 +42,14 @@ pub(crate) struct ChildSet {
 /// stones ranked before the pending first stone by an unrestricted parent (canonical order).
 /// `full_width`: keep every candidate even with `max_children` (`search.full_width_plies`).
 /// `zone`: the empty cells of a defence zone, the children when no six is won or blocked.
-/// `eval_prior`: the evaluator's factor on free choices' priors (`eval_prior.rs`).
+/// `evaluator`: its factor on the free choices' priors (`eval_prior.rs`).
 pub(crate) fn child_list<P: SearchPosition>(
     pos: &P,
     params: &SearchParams,
     earlier_siblings: &[Point],
     full_width: bool,
     zone: Option<&CellSet>,
-    eval_prior: Option<&mut EvalPrior>,
+    evaluator: Option<&Evaluator>,
     scratch: &mut ExpandScratch,
 ) -> ChildSet {
     let size = pos.board().size();
@@ -107,10 +111,11 @@ pub(crate) fn child_list<P: SearchPosition>(
     if list.is_empty() {
         list.extend(pos.board().legal_points().map(|p| (p, 1.0)));
     }
-    if let Some(prior) = eval_prior.filter(|_| !set.restricted) {
+    if let Some(evaluator) = evaluator.filter(|_| !set.restricted) {
         reweight(
             pos,
-            prior,
+            evaluator,
+            &mut scratch.probe,
             params.eval_prior_weight,
             params.eval_prior_candidates as usize,
             list,
@@ -183,17 +188,18 @@ pub(crate) fn earlier_siblings(
     }
 }
 
-/// What narrows a node's children besides the position: the stones a canonical pair order
-/// leaves out ([`earlier_siblings`]) and a defence zone (see [`child_list`]).
+/// What shapes a node's children besides the position: the stones a canonical pair order
+/// leaves out ([`earlier_siblings`]), a defence zone (see [`child_list`]), and the evaluator
+/// whose factor the priors take within `eval_prior_plies` of the root (`eval_prior.rs`).
 #[derive(Clone, Copy, Default)]
 pub(crate) struct Narrowing<'a> {
     pub earlier: &'a [Point],
     pub zone: Option<&'a CellSet>,
+    pub prior_evaluator: Option<&'a Evaluator>,
 }
 
 /// Expands leaf `edge`, `depth` stones below the root, at position `pos`. False when another
 /// thread holds the claim or the tree is full (the caller then runs a playout from the leaf).
-/// `eval_prior` is used within `eval_prior_plies` of the root.
 pub(crate) fn expand<P: SearchPosition>(
     tree: &Tree,
     params: &SearchParams,
@@ -201,7 +207,6 @@ pub(crate) fn expand<P: SearchPosition>(
     depth: usize,
     pos: &P,
     narrowing: Narrowing,
-    eval_prior: Option<&mut EvalPrior>,
     scratch: &mut ExpandScratch,
 ) -> bool {
     let node = tree.edge(edge);
@@ -212,14 +217,16 @@ pub(crate) fn expand<P: SearchPosition>(
     // is kept, so that the stones actually played can be any the knowledge allows; deeper
     // nodes, where nearly all the edges are, are cut.
     let full_width = depth < params.full_width_plies as usize;
-    let eval_prior = eval_prior.filter(|_| depth < params.eval_prior_plies as usize);
+    let evaluator = narrowing
+        .prior_evaluator
+        .filter(|_| depth < params.eval_prior_plies as usize);
     let set = child_list(
         pos,
         params,
         narrowing.earlier,
         full_width,
         narrowing.zone,
-        eval_prior,
+        evaluator,
         scratch,
     );
     let count = scratch.list.len() as u32;

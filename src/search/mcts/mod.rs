@@ -39,7 +39,7 @@ use super::common::{
 use crate::eval::Evaluator;
 use crate::rules::{Board, Point, Stage};
 use crate::tactics::{Solver, SolverLimits, StopSignal};
-use eval_prior::EvalPrior;
+use eval_prior::prior_evaluator;
 use expand::{expand, ExpandScratch, Narrowing};
 use std::cell::Cell;
 use std::collections::HashSet;
@@ -212,8 +212,10 @@ impl<F: PositionFactory> Search<F> {
         }
         let reused_visits = self.prepare_root(board, &root_pos, &mut scratch);
         let evaluator = self.evaluator.clone();
-        let mut probe = None;
-        let mut eval_prior = EvalPrior::new(&self.params, evaluator.as_deref(), &mut probe);
+        let narrowing = Narrowing {
+            prior_evaluator: prior_evaluator(&self.params, evaluator.as_deref()),
+            ..Narrowing::default()
+        };
         if self.tree.children(ROOT).is_none()
             && !expand(
                 &self.tree,
@@ -221,8 +223,7 @@ impl<F: PositionFactory> Search<F> {
                 ROOT,
                 0,
                 &root_pos,
-                Narrowing::default(),
-                eval_prior.as_mut(),
+                narrowing,
                 &mut scratch,
             )
         {
@@ -234,8 +235,7 @@ impl<F: PositionFactory> Search<F> {
                 ROOT,
                 0,
                 &root_pos,
-                Narrowing::default(),
-                eval_prior.as_mut(),
+                narrowing,
                 &mut scratch,
             );
             assert!(expanded, "an empty tree has room for the root's children");

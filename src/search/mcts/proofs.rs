@@ -545,7 +545,6 @@ pub(super) mod tests {
             4,
             &pos,
             Default::default(),
-            None,
             &mut scratch
         ));
         let free = tree.children(a.first).unwrap();

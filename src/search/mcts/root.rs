@@ -2,7 +2,7 @@
 //! and a full set of children for a reused root whose children were cut: a second stone's by the
 //! pair order or by `max_children`, and with `widen_reused_root` a first stone's.
 
-use super::eval_prior::EvalPrior;
+use super::eval_prior::prior_evaluator;
 use super::expand::{child_list, ExpandScratch};
 use super::node::Children;
 use super::tree::ROOT;
@@ -128,15 +128,13 @@ impl<F: PositionFactory> Search<F> {
         let size = root_pos.board().size();
         let first_stone = self.tree.edge(node).cell();
         let evaluator = self.evaluator.clone();
-        let mut probe = None;
-        let mut eval_prior = EvalPrior::new(&self.params, evaluator.as_deref(), &mut probe);
         child_list(
             root_pos,
             &self.params,
             &[],
             true,
             None,
-            eval_prior.as_mut(),
+            prior_evaluator(&self.params, evaluator.as_deref()),
             scratch,
         );
         let count = scratch.list.len() as u32;

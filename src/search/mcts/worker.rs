@@ -2,7 +2,7 @@
 //! and time limits, the caller's observer (stop requests, progress) and the early stop.
 
 use super::amaf::{self, AmafScratch};
-use super::eval_prior::EvalPrior;
+use super::eval_prior::prior_evaluator;
 use super::expand::{earlier_siblings, expand, narrow_to_zone, ExpandScratch, Narrowing};
 use super::extension;
 use super::minimax;
@@ -193,7 +193,7 @@ impl<F: PositionFactory> Search<F> {
                 .evaluator
                 .as_deref()
                 .filter(|_| self.params.value_mix > 0.0 || self.params.minimax_weight > 0.0),
-            prior_evaluator: self.evaluator.as_deref(),
+            prior_evaluator: prior_evaluator(&self.params, self.evaluator.as_deref()),
         };
         let seed = self
             .params
@@ -253,7 +253,6 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
     let mut earlier = Vec::new();
     let mut stones = Vec::new();
     let mut amaf_scratch = AmafScratch::default();
-    let mut probe = None;
     let mut local = 0u64;
     let proofs = params.tactics.solver;
     let mut solver = (proofs && params.tactics.solver_tree_nodes > 0)
@@ -340,7 +339,8 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
                     );
                     // Only the root side's own choices: the opponent's replies keep the
                     // weights' priors (valuing them too cost 4x the playouts a second).
-                    let mut eval_prior = EvalPrior::new(params, shared.prior_evaluator, &mut probe)
+                    let prior_evaluator = shared
+                        .prior_evaluator
                         .filter(|_| pos.board().to_move() == root_side);
                     if !expand(
                         tree,
@@ -351,8 +351,8 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
                         Narrowing {
                             earlier: &earlier,
                             zone: zone.as_ref(),
+                            prior_evaluator,
                         },
-                        eval_prior.as_mut(),
                         &mut scratch,
                     ) {
                         break play_out(shared, &mut pos, &mut rng, &mut stones);
