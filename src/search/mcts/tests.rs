@@ -669,19 +669,24 @@ fn second_stone_at_the_node_cap_still_gets_every_second_stone() {
 /// A search with the Bradley-Terry board (uniform gammas), the sample evaluator and `value_mix`,
 /// and full playouts: at λ 0 their results alone give the rewards (with the default cut-off the
 /// sample evaluator would give them too).
-fn valued_search(value_mix: f32, playouts: u64) -> Search<PolicyFactory> {
+/// A search with uniform gammas and the sample evaluator.
+fn evaluated_search(params: SearchParams) -> Search<PolicyFactory> {
     let mut s = Search::new(
-        SearchParams {
-            value_mix,
-            playout_cutoff: 0,
-            ..params(playouts)
-        },
+        params,
         PolicyFactory::new(std::sync::Arc::new(crate::policy::Gammas::uniform())),
     );
     s.set_evaluator(Some(std::sync::Arc::new(
         crate::eval::testing::sample_evaluator(),
     )));
     s
+}
+
+fn valued_search(value_mix: f32, playouts: u64) -> Search<PolicyFactory> {
+    evaluated_search(SearchParams {
+        value_mix,
+        playout_cutoff: 0,
+        ..params(playouts)
+    })
 }
 
 #[test]
@@ -710,20 +715,14 @@ fn value_mix_is_deterministic_and_changes_the_statistics() {
 fn the_evaluators_prior_is_deterministic_and_reorders_the_turn_being_chosen() {
     let b = board_of(&[p(9, 9), p(10, 10), p(8, 10)]);
     let run = |plies: u32| {
-        let mut s = Search::new(
-            SearchParams {
-                value_mix: 0.5,
-                eval_prior_plies: plies,
-                eval_prior_weight: 2.0,
-                // Every candidate, not the opening's few near Black's stone.
-                opening_stones: 0,
-                ..params(400)
-            },
-            PolicyFactory::new(std::sync::Arc::new(crate::policy::Gammas::uniform())),
-        );
-        s.set_evaluator(Some(std::sync::Arc::new(
-            crate::eval::testing::sample_evaluator(),
-        )));
+        let mut s = evaluated_search(SearchParams {
+            value_mix: 0.5,
+            eval_prior_plies: plies,
+            eval_prior_weight: 2.0,
+            // Every candidate, not the opening's few near Black's stone.
+            opening_stones: 0,
+            ..params(400)
+        });
         let o = s.think(&b, &Limits::default()).unwrap();
         let priors: Vec<(Point, f32)> = s
             .analysis()
@@ -755,17 +754,11 @@ fn the_evaluators_prior_is_deterministic_and_reorders_the_turn_being_chosen() {
 fn implicit_minimax_is_deterministic_and_changes_the_search() {
     let b = board_of(&[p(9, 9), p(10, 10), p(8, 10)]);
     let run = |alpha: f32| {
-        let mut s = Search::new(
-            SearchParams {
-                value_mix: 0.5,
-                minimax_weight: alpha,
-                ..params(400)
-            },
-            PolicyFactory::new(std::sync::Arc::new(crate::policy::Gammas::uniform())),
-        );
-        s.set_evaluator(Some(std::sync::Arc::new(
-            crate::eval::testing::sample_evaluator(),
-        )));
+        let mut s = evaluated_search(SearchParams {
+            value_mix: 0.5,
+            minimax_weight: alpha,
+            ..params(400)
+        });
         let o = s.think(&b, &Limits::default()).unwrap();
         let visits: Vec<u32> = s.analysis().children.iter().map(|c| c.visits).collect();
         (o.best, visits)
