@@ -48,6 +48,12 @@ impl CellSet {
         }
     }
 
+    pub fn intersect_with(&mut self, other: &CellSet) {
+        for (a, b) in self.bits.iter_mut().zip(other.bits.iter()) {
+            *a &= b;
+        }
+    }
+
     /// Flat indices in increasing order.
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         self.bits.iter().enumerate().flat_map(|(w, &word)| {
@@ -105,5 +111,17 @@ mod tests {
         s.remove(64);
         assert!(!s.contains(64) && s.contains(624));
         assert_eq!(s.len(), 4);
+    }
+
+    #[test]
+    fn union_and_intersection() {
+        let (mut a, mut b) = (CellSet::new(), CellSet::new());
+        [1, 70, 300].iter().for_each(|&i| a.insert(i));
+        [70, 300, 500].iter().for_each(|&i| b.insert(i));
+        let mut both = a;
+        both.intersect_with(&b);
+        assert_eq!(both.iter().collect::<Vec<_>>(), vec![70, 300]);
+        a.union_with(&b);
+        assert_eq!(a.iter().collect::<Vec<_>>(), vec![1, 70, 300, 500]);
     }
 }

@@ -9,6 +9,7 @@
 pub mod analysis;
 mod defence;
 pub mod movegen;
+mod pair_defence;
 mod quiet_turns;
 mod quiet_win;
 mod single_threat;
@@ -18,6 +19,7 @@ mod threat_board;
 
 pub use analysis::{forced_stones, Forced, ThreatInfo};
 pub use defence::{defend, defend_on, partner, Defence, DefenceLimits, Partner, Threat};
+pub use pair_defence::{pair_defence, PairDefence, PairDefenceLimits, PairThreat};
 pub use quiet_turns::{find_quiet_turn, quiet_candidates, quiet_cells, QuietTurn, QuietTurnLimits};
 pub use quiet_win::{defender_lost, QuietWin, QuietWinLimits};
 pub use single_threat::{single_threat_win, SingleThreat, SingleThreatLimits};

@@ -184,6 +184,21 @@ impl Solver {
     /// Whether `attacker`, to place `stones` (1 or 2) stones now on `tb`, has a VCDT. `tb` is
     /// left as it was.
     pub fn solve_on(&mut self, tb: &mut ThreatBoard, attacker: Color, stones: u8) -> Verdict {
+        self.solve_from(tb, attacker, stones, 1)
+    }
+
+    /// [`Solver::solve_on`] with iterative deepening started at `min_depth` threat turns, a
+    /// bound known from elsewhere: a position with fewer of the defender's stones whose shortest
+    /// VCDT is that long. (More defender stones never shorten a VCDT: within the move model the
+    /// attacker loses candidates and the defender gains none, so the shallower iterations would
+    /// all fail, and the proof found is still the shortest.)
+    pub fn solve_from(
+        &mut self,
+        tb: &mut ThreatBoard,
+        attacker: Color,
+        stones: u8,
+        min_depth: u8,
+    ) -> Verdict {
         self.start(attacker);
         if let Some((a, b)) = tb.six_completion(attacker, stones) {
             let cells: &[u16] = if stones == 1 { &[a] } else { &[a, b] };
@@ -194,7 +209,7 @@ impl Solver {
                 depth: 0,
             });
         }
-        for depth in 1..=self.limits.max_depth {
+        for depth in min_depth.max(1)..=self.limits.max_depth {
             self.stats.depth = depth;
             let (outcome, turn) = if stones == 2 {
                 let outcome = self.attack(tb, depth);

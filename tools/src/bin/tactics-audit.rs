@@ -20,10 +20,12 @@ use liuzi::notation::{format_games, format_gtp};
 use liuzi::rules::{Board, Color, Point};
 use liuzi::tactics::suite::replay;
 use liuzi::tactics::{
-    defend_on, DefenceLimits, Solver, SolverLimits, Threat, ThreatBoard, Verdict,
+    defend_on, pair_defence, partner, DefenceLimits, PairDefenceLimits, PairThreat, Partner,
+    Solver, SolverLimits, Threat, ThreatBoard, Verdict,
 };
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 #[derive(Parser)]
 struct Args {
@@ -55,6 +57,14 @@ struct Args {
     /// With `--position`: solve for the opponent of the side to move, as if it passed
     #[arg(long, requires = "position")]
     pass: bool,
+    /// With `--position` (two stones to place): a pair that breaks the opponent's VCDT, found by
+    /// proof zones (`tactics::pair_defence`, verifications from `--verify-nodes` up in three
+    /// rounds) and one first stone at a time (`tactics::partner`), each timed
+    #[arg(long, requires = "position", conflicts_with = "pass")]
+    pairs: bool,
+    /// With `--pairs`: seconds each search may take
+    #[arg(long, requires = "pairs")]
+    pair_time: Option<f64>,
 }
 
 #[derive(serde::Deserialize)]
@@ -147,6 +157,100 @@ impl Audit {
     }
 }
 
+/// `--pairs`: the proof-zone pair defence ([`pair_defence`]) against the search one first stone
+/// at a time ([`partner`], as `root_plan` did before), each stopping at the first defending pair
+/// or after `time`, on `board` (two stones to place).
+fn compare_pair_searches(
+    solver: &mut Solver,
+    board: &Board,
+    verify_nodes: u64,
+    time: Option<Duration>,
+) {
+    let me = board.to_move();
+    let name = |c: usize| format_games(Point::from_index(c, board.size()));
+    let pair = |p: Option<(usize, usize)>| {
+        p.map_or("none".to_string(), |(x, y)| {
+            format!("{}-{}", name(x), name(y))
+        })
+    };
+    let base = solver.limits.clone();
+
+    solver.clear();
+    let limits = PairDefenceLimits {
+        verify_nodes,
+        max_time: time,
+        enough: 1,
+        ..PairDefenceLimits::default()
+    };
+    let mut tb = ThreatBoard::from_board(board);
+    let (start, nodes) = (Instant::now(), solver.total_nodes());
+    let found = match pair_defence(solver, &mut tb, me, 2, &[], &limits) {
+        PairThreat::Vcdt(d) => {
+            let found = d.partners.first().copied();
+            format!(
+                "{} ({} solves, {} first stones lost)",
+                pair(found),
+                d.solves,
+                d.lost.len()
+            )
+        }
+        PairThreat::None => "no threat".to_string(),
+        PairThreat::Unknown => "unknown".to_string(),
+    };
+    println!(
+        "proof zones: {found}, {} nodes, {:.3} s",
+        solver.total_nodes() - nodes,
+        start.elapsed().as_secs_f64()
+    );
+
+    solver.clear();
+    solver.limits = base.clone();
+    let (start, nodes) = (Instant::now(), solver.total_nodes());
+    let deadline = time.map(|t| start + t);
+    let pass = DefenceLimits {
+        max_verifications: 0,
+        ..DefenceLimits::default()
+    };
+    let found = match defend_on(solver, &mut tb, me, 2, &pass) {
+        Threat::Vcdt(d) => {
+            let mut found = None;
+            for x in d.zone.iter() {
+                let remaining = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+                if remaining.is_some_and(|r| r.is_zero()) {
+                    break;
+                }
+                solver.limits = SolverLimits {
+                    max_nodes: verify_nodes * 4,
+                    max_time: remaining,
+                    ..base.clone()
+                };
+                let limits = DefenceLimits {
+                    verify_nodes,
+                    max_verifications: 48,
+                    max_time: remaining,
+                };
+                found = match partner(solver, &mut tb, me, x, &limits) {
+                    Partner::Alone => Some((x, x)),
+                    Partner::With(y) => Some((x, y)),
+                    _ => None,
+                };
+                if found.is_some() {
+                    break;
+                }
+            }
+            pair(found)
+        }
+        Threat::None => "no threat".to_string(),
+        Threat::Unknown => "unknown".to_string(),
+    };
+    solver.limits = base;
+    println!(
+        "one first stone at a time: {found}, {} nodes, {:.3} s",
+        solver.total_nodes() - nodes,
+        start.elapsed().as_secs_f64()
+    );
+}
+
 /// Turns of a game: the stones of each, from the first.
 fn turns(moves: &str) -> Vec<Vec<&str>> {
     moves
@@ -165,6 +269,15 @@ fn main() -> Result<(), String> {
             max_time: None,
             free_reach: args.free_reach,
         });
+        if args.pairs {
+            compare_pair_searches(
+                &mut solver,
+                &board,
+                args.verify_nodes,
+                args.pair_time.map(Duration::from_secs_f64),
+            );
+            return Ok(());
+        }
         let verdict = if args.pass {
             let mut tb = ThreatBoard::from_board(&board);
             solver.solve_on(&mut tb, board.to_move().opponent(), 2)
