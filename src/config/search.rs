@@ -199,6 +199,10 @@ pub struct SolverParams {
     /// Share of a stone's time for the pair defence's checks at a turn's first stone; the
     /// verifications at its second stone get half of it.
     pub solver_pair_share: f32,
+    /// The pair defence by proof zones (`tactics::pair_defence`): every proof found refutes the
+    /// pairs that miss its zone, and undecided pairs are tried again with more nodes; false: one
+    /// first stone at a time, each partner verified once (`tactics::partner`).
+    pub solver_pair_zones: bool,
     /// MCTS: at a tree node (within `solver_tree_plies`) where the opponent has a VCDT if the
     /// side to move passed, the children are the stones of the defence zone (and losses proven
     /// among them back up).

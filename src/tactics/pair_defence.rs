@@ -167,6 +167,8 @@ struct PairSearch<'a> {
     /// not known): with more of our stones it is no shorter, so a solve starts there.
     pass_depth: u8,
     alone_depth: Vec<u8>,
+    /// The caller's order of our stones, best first.
+    order: &'a [usize],
 }
 
 impl PairSearch<'_> {
@@ -250,6 +252,11 @@ impl PairSearch<'_> {
             .count()
     }
 
+    /// The first cell of `left` in the caller's order.
+    fn first_in_order(&self, left: &CellSet) -> Option<usize> {
+        self.order.iter().copied().find(|&c| left.contains(c))
+    }
+
     /// The partner most refutations depend on (ties: the lowest index).
     fn most_needed(&self, left: &CellSet) -> usize {
         let mut best = (0, NO_CELL);
@@ -287,7 +294,14 @@ impl PairSearch<'_> {
                 }
                 return (None, true);
             }
-            let partner = self.most_needed(&left);
+            // Our last stone: the root's order first (the tree chooses among the breakers
+            // found, so the likely ones should be among them); a partner: most needed.
+            let partner = if first.cell == NO_CELL {
+                self.first_in_order(&left)
+                    .unwrap_or_else(|| self.most_needed(&left))
+            } else {
+                self.most_needed(&left)
+            };
             first.tried.insert(partner);
             match self.solve(tb, [first.cell, partner], nodes) {
                 Solved::Holds => return (Some(partner), true),
@@ -303,9 +317,9 @@ impl PairSearch<'_> {
 }
 
 /// The pair defence for `defender`, `stones` (1 or 2) to place on `tb`: the opponent's VCDT if
-/// we passed, and which of the zone's cells have a partner that breaks it — first stones tried
-/// most needed first (the cells in the most proof zones found so far), ties in `order`'s order,
-/// then by index. With one stone to place, each stone that breaks it alone is given as
+/// we passed, and which of the zone's cells (in `order`'s order, then the rest by index) have a
+/// partner that breaks it; partners are tried most needed first (the cells in the most proof
+/// zones found so far), our last stone's in `order` first. With one stone to place, each stone that breaks it alone is given as
 /// `(cell, cell)` and `lost` holds the zone's cells refuted. Stops at `limits.enough` stones
 /// with a partner or at the limits. `tb` is left as it was.
 pub fn pair_defence(
@@ -376,24 +390,22 @@ pub fn pair_defence(
         solves: 0,
         pass_depth: threat.depth.min(u32::from(u8::MAX)) as u8,
         alone_depth: vec![0; tb.size() * tb.size()],
+        order,
     };
     let mut partners: Vec<(usize, usize)> = Vec::new();
     let mut safe = CellSet::new();
     let mut nodes = limits.verify_nodes;
     'rounds: for round in 0..limits.rounds.max(1) {
-        let mut visited = vec![false; firsts.len()];
-        loop {
-            let eligible = |i: usize, f: &First| {
-                !visited[i]
-                    && f.status == Status::Open
-                    && (f.cell == NO_CELL || !safe.contains(f.cell))
-                    && (round == 0 || !f.solved_alone || !f.undecided.is_empty())
-            };
-            let next = (0..firsts.len())
-                .filter(|&i| eligible(i, &firsts[i]))
-                .max_by_key(|&i| (search.needed(firsts[i].cell), std::cmp::Reverse(i)));
-            let Some(i) = next else { break };
-            visited[i] = true;
+        let mut i = 0;
+        while i < firsts.len() {
+            let f = &firsts[i];
+            let eligible = f.status == Status::Open
+                && (f.cell == NO_CELL || !safe.contains(f.cell))
+                && (round == 0 || !f.solved_alone || !f.undecided.is_empty());
+            if !eligible {
+                i += 1;
+                continue;
+            }
             let first = &mut firsts[i];
             if round > 0 {
                 for c in first.undecided.iter() {
@@ -402,13 +414,12 @@ pub fn pair_defence(
                 first.undecided = CellSet::new();
             }
             let (holds, in_budget) = search.search_first(tb, first, nodes);
+            // With one stone to place, the same search goes on for more breakers.
+            let again = first.cell == NO_CELL && holds.is_some();
             if let Some(partner) = holds {
                 if first.cell == NO_CELL {
-                    // One stone to place: keep looking for more breakers.
-                    first.tried.insert(partner);
                     safe.insert(partner);
                     partners.push((partner, partner));
-                    visited[i] = false;
                 } else {
                     first.status = Status::Safe;
                     for (x, y) in [(first.cell, partner), (partner, first.cell)] {
@@ -421,6 +432,9 @@ pub fn pair_defence(
             }
             if !in_budget || safe.len() >= limits.enough {
                 break 'rounds;
+            }
+            if !again {
+                i += 1;
             }
         }
         nodes = nodes.saturating_mul(DEEPEN);

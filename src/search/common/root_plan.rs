@@ -11,9 +11,9 @@ use crate::notation::format_gtp;
 use crate::patterns::{stones_left, CellSet};
 use crate::rules::{Board, Point};
 use crate::tactics::{
-    self, defend, find_quiet_turn, single_threat_win, DefenceLimits, PairDefenceLimits, PairThreat,
-    QuietTurn, QuietTurnLimits, QuietWinLimits, SingleThreat, SingleThreatLimits, Solver,
-    SolverLimits, Threat, ThreatBoard, Verdict,
+    self, defend, find_quiet_turn, partner, single_threat_win, DefenceLimits, PairDefenceLimits,
+    PairThreat, Partner, QuietTurn, QuietTurnLimits, QuietWinLimits, SingleThreat,
+    SingleThreatLimits, Solver, SolverLimits, Threat, ThreatBoard, Verdict,
 };
 use std::time::{Duration, Instant};
 
@@ -103,55 +103,69 @@ pub(crate) fn root_plan(
         .min(budget / MAX_VERIFICATIONS as u64)
         .max(1);
     let two_stones = stones_left(board) == 2;
-    if pair {
-        return pair_defence(
-            solver,
-            board,
-            params,
-            order.unwrap_or(&[]),
-            time,
-            playouts,
-            start,
-        );
+    if pair && params.solver_pair_zones {
+        let order = order.unwrap_or(&[]);
+        return zone_pair_defence(solver, board, params, order, time, playouts, start);
     }
     let limits = DefenceLimits {
         verify_nodes,
-        max_verifications: MAX_VERIFICATIONS,
-        max_time: time.map(|t| t / ROOT_TIME_SHARE),
+        // With the pair defence, single stones are checked by the pair checks at the first
+        // stone, and the second stone's verifications get their own share.
+        max_verifications: if pair && two_stones {
+            0
+        } else {
+            MAX_VERIFICATIONS
+        },
+        max_time: time.map(|t| {
+            if pair {
+                t.mul_f32(params.solver_pair_share / 2.0)
+            } else {
+                t / ROOT_TIME_SHARE
+            }
+        }),
     };
     let Threat::Vcdt(defence) = defend(solver, board, &limits) else {
         return RootPlan::Free;
     };
     let size = board.size();
+    let names = |set: &CellSet| {
+        let v: Vec<String> = set.points(size).map(format_gtp).collect();
+        v.join(" ")
+    };
     tracing::info!(
         "solver: opponent VCDT, zone {} (breakers: {})",
-        names(&defence.zone, size),
-        names(&defence.breakers, size)
+        names(&defence.zone),
+        names(&defence.breakers)
     );
-    if two_stones {
-        // Any defending pair has a stone in the zone, which can go first.
-        return RootPlan::Restrict {
+    if !two_stones {
+        // Our last stone: a zone cell verified to lose does lose, one verified to break the
+        // threat is safe.
+        let allowed = if pair && !defence.breakers.is_empty() {
+            defence.breakers
+        } else {
+            defence.candidates()
+        };
+        if allowed.is_empty() {
+            return RootPlan::Restrict {
+                allowed: defence.zone,
+                lost: CellSet::new(),
+            };
+        }
+        RootPlan::Restrict {
+            allowed,
+            lost: defence.losing,
+        }
+    } else if let Some(order) = order.filter(|_| pair) {
+        let deadline = time.map(|t| start + t.mul_f32(params.solver_pair_share));
+        let nodes = playouts.map(|n| n.saturating_mul(PAIR_NODES_PER_PLAYOUT).max(1));
+        pair_defence(solver, board, params, &defence.zone, order, deadline, nodes)
+    } else {
+        // Two stones: any defending pair has a stone in the zone, which can go first.
+        RootPlan::Restrict {
             allowed: defence.zone,
             lost: CellSet::new(),
-        };
+        }
     }
-    // Our last stone: a zone cell verified to lose does lose.
-    let allowed = defence.candidates();
-    if allowed.is_empty() {
-        return RootPlan::Restrict {
-            allowed: defence.zone,
-            lost: CellSet::new(),
-        };
-    }
-    RootPlan::Restrict {
-        allowed,
-        lost: defence.losing,
-    }
-}
-
-fn names(set: &CellSet, size: usize) -> String {
-    let v: Vec<String> = set.points(size).map(format_gtp).collect();
-    v.join(" ")
 }
 
 /// A quiet win of the side to move found in threat space ([`find_quiet_turn`]), within
@@ -209,14 +223,96 @@ pub(crate) fn quiet_turn_limits(
     }
 }
 
-/// The pair defence ([`tactics::pair_defence`], proof zones): at a turn's first stone, the
-/// zone's first stones are checked for a second stone that completes a defence until
-/// [`PAIR_ENOUGH`] have one; at its second stone, the zone's cells for one that breaks the
-/// threat alone. The root keeps the stones found; cells proven to lose are marked lost; with
+/// The pair defence at a turn's first stone: zone cells, in `order` (then the rest of the zone),
+/// are checked for a second stone that completes a defence ([`partner`]) until [`PAIR_ENOUGH`]
+/// have one or the deadline or node budget is reached. The root keeps the cells with a partner;
+/// cells where no second stone helps are proven losses. Without any cell with a partner, the
+/// root keeps the zone.
+fn pair_defence(
+    solver: &mut Solver,
+    board: &Board,
+    params: &SolverParams,
+    zone: &CellSet,
+    order: &[Point],
+    deadline: Option<Instant>,
+    nodes: Option<u64>,
+) -> RootPlan {
+    let size = board.size();
+    let me = board.to_move();
+    let mut cells: Vec<usize> = order
+        .iter()
+        .map(|p| p.index(size))
+        .filter(|&c| zone.contains(c))
+        .collect();
+    let mut listed = CellSet::new();
+    cells.iter().for_each(|&c| listed.insert(c));
+    cells.extend(zone.iter().filter(|&c| !listed.contains(c)));
+    let mut tb = ThreatBoard::from_board(board);
+    let first_nodes = solver.total_nodes();
+    let (mut safe, mut lost) = (CellSet::new(), CellSet::new());
+    let mut checked = 0;
+    for cell in cells {
+        let spent = solver.total_nodes() - first_nodes;
+        if safe.len() >= PAIR_ENOUGH
+            || deadline.is_some_and(|d| Instant::now() >= d)
+            || nodes.is_some_and(|n| spent >= n)
+        {
+            break;
+        }
+        if tb.get(cell).is_some() {
+            continue;
+        }
+        let left = |n: u64| nodes.map_or(n, |limit| n.min(limit.saturating_sub(spent)).max(1));
+        let remaining = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        solver.limits = SolverLimits {
+            max_nodes: left(params.solver_verify_nodes.saturating_mul(4)),
+            max_time: remaining,
+            free_reach: params.solver_free_reach,
+            ..SolverLimits::default()
+        };
+        let limits = DefenceLimits {
+            verify_nodes: left(params.solver_verify_nodes),
+            max_verifications: MAX_VERIFICATIONS,
+            max_time: remaining,
+        };
+        checked += 1;
+        match partner(solver, &mut tb, me, cell, &limits) {
+            Partner::Alone | Partner::With(_) => safe.insert(cell),
+            Partner::Lost => lost.insert(cell),
+            Partner::Unknown => {}
+        }
+    }
+    let names = |set: &CellSet| {
+        let v: Vec<String> = set.points(size).map(format_gtp).collect();
+        v.join(" ")
+    };
+    tracing::info!(
+        "solver: pair defence, {checked} first stones checked; with a partner: {}; lost: {}",
+        names(&safe),
+        names(&lost)
+    );
+    if safe.is_empty() {
+        let mut rest = *zone;
+        lost.iter().for_each(|c| rest.remove(c));
+        return RootPlan::Restrict {
+            allowed: if rest.is_empty() { *zone } else { rest },
+            lost,
+        };
+    }
+    RootPlan::Restrict {
+        allowed: safe,
+        lost,
+    }
+}
+
+/// The pair defence by proof zones (`solver_pair_zones`, [`tactics::pair_defence`]): at a turn's first stone, the
+/// zone's first stones (in `order`, then the rest) are checked for a second stone that completes
+/// a defence until [`PAIR_ENOUGH`] have one; at its second stone, the zone's cells for one that
+/// breaks the threat alone. The root keeps the stones found; cells proven to lose are marked lost; with
 /// none found, the root keeps the zone without them. The pass solve has the solver's limits,
 /// the checks `solver_pair_share` of the stone's time from `start` (half of it at the second
 /// stone) and, with a playout limit, [`PAIR_NODES_PER_PLAYOUT`] stones a playout.
-fn pair_defence(
+fn zone_pair_defence(
     solver: &mut Solver,
     board: &Board,
     params: &SolverParams,
@@ -226,6 +322,10 @@ fn pair_defence(
     start: Instant,
 ) -> RootPlan {
     let size = board.size();
+    let names = |set: &CellSet| {
+        let v: Vec<String> = set.points(size).map(format_gtp).collect();
+        v.join(" ")
+    };
     let stones = stones_left(board);
     let share = if stones == 2 {
         params.solver_pair_share
@@ -239,7 +339,8 @@ fn pair_defence(
         verify_nodes: params.solver_verify_nodes.min(max_nodes).max(1),
         max_nodes,
         max_time: time.map(|t| t.mul_f32(share).saturating_sub(start.elapsed())),
-        enough: PAIR_ENOUGH,
+        // At the last stone, every breaker the time allows: the tree chooses among them.
+        enough: if stones == 2 { PAIR_ENOUGH } else { usize::MAX },
         ..PairDefenceLimits::default()
     };
     let order: Vec<usize> = order.iter().map(|p| p.index(size)).collect();
@@ -252,15 +353,15 @@ fn pair_defence(
     let safe = defence.safe();
     tracing::info!(
         "solver: opponent VCDT, zone {}; pair defence, {} solves; {}: {}; lost: {}",
-        names(&defence.zone, size),
+        names(&defence.zone),
         defence.solves,
         if stones == 2 {
             "with a partner"
         } else {
             "breakers"
         },
-        names(&safe, size),
-        names(&defence.lost, size)
+        names(&safe),
+        names(&defence.lost)
     );
     if !safe.is_empty() {
         return RootPlan::Restrict {

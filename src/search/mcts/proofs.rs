@@ -430,7 +430,8 @@ pub(super) mod tests {
              n14-j10 h11-i9 g10-h10 i10-i14",
             "i8 m11-l8 k8-m8 l7-l9 l11-j8 l10-k9 l6-h8",
         ];
-        for moves in positions {
+        // Both pair defences: by proof zones and one first stone at a time.
+        for (moves, zones) in positions.iter().flat_map(|m| [(m, false), (m, true)]) {
             let mut b = replay(moves).unwrap();
             let mut solver = Solver::new(SolverLimits::default());
             assert!(!solver.solve(&b).is_win());
@@ -442,6 +443,7 @@ pub(super) mod tests {
                 SearchParams {
                     tactics: SolverParams {
                         solver_pair_defence: true,
+                        solver_pair_zones: zones,
                         ..SolverParams::default()
                     },
                     ..params(true)
@@ -454,7 +456,7 @@ pub(super) mod tests {
             }
             assert!(
                 !Solver::new(SolverLimits::default()).solve(&b).is_win(),
-                "{moves}: the opponent still has a VCDT after the turn"
+                "{moves} (zones {zones}): the opponent still has a VCDT after the turn"
             );
         }
     }
