@@ -180,6 +180,7 @@ fn query(
     let mut seen = CellSet::new();
     let (mut breakers, mut unresolved, mut losing) =
         (CellSet::new(), CellSet::new(), CellSet::new());
+    let min_depth = threat.depth.min(u32::from(u8::MAX)) as u8;
     let saved = solver.limits.clone();
     solver.limits.max_nodes = limits.verify_nodes;
     let deadline = limits.max_time.map(|t| Instant::now() + t);
@@ -197,7 +198,8 @@ fn query(
         seen.insert(cell);
         verified += 1;
         tb.place(cell, defender);
-        let verdict = solver.solve_on(tb, attacker, 2);
+        // One more stone of ours never shortens the VCDT: start at the pass proof's length.
+        let verdict = solver.solve_from(tb, attacker, 2, min_depth);
         tb.remove_last();
         match verdict {
             Verdict::Win(_) => losing.insert(cell),

@@ -14,6 +14,9 @@
 //! until the end). With `-v` every event is printed.
 //!
 //! Usage: `tactics-audit experiments/tuning/strength/vmix50-fast-vs-alphabeta.jsonl --engine vmix50`
+//!
+//! With `--position STONES` it solves one position instead; adding `--pairs` times the two pair
+//! defences there, by proof zones and one first stone at a time (experiments/pair-defence).
 
 use clap::Parser;
 use liuzi::notation::{format_games, format_gtp};
