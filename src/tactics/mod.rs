@@ -4,7 +4,7 @@
 //! Sits between `policy` and `search`: depends on `rules` and `patterns` (the incremental threat
 //! windows), never on the search. [`analysis`] answers what the threats force on the next stone;
 //! [`Solver`] proves wins by threat sequences; [`defend`] tells which of our stones can break the
-//! opponent's; [`suite`] reads the regression positions ([`SUITE`], `vcdt.txt`).
+//! opponent's, [`pair_defence`] which pairs, pruned by the zones of the proofs it finds; [`suite`] reads the regression positions ([`SUITE`], `vcdt.txt`).
 
 pub mod analysis;
 mod defence;

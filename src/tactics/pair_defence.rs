@@ -32,7 +32,7 @@ pub struct PairDefenceLimits {
     pub verify_nodes: u64,
     /// Rounds over the stones left undecided, each with [`DEEPEN`] times the nodes.
     pub rounds: u8,
-    /// Stones placed by all the solves together.
+    /// Stones placed by the checks together (the first solve not counted).
     pub max_nodes: u64,
     pub max_time: Option<Duration>,
     /// Stop once this many first stones are known to have a partner.
@@ -319,9 +319,9 @@ impl PairSearch<'_> {
 /// The pair defence for `defender`, `stones` (1 or 2) to place on `tb`: the opponent's VCDT if
 /// we passed, and which of the zone's cells (in `order`'s order, then the rest by index) have a
 /// partner that breaks it; partners are tried most needed first (the cells in the most proof
-/// zones found so far), our last stone's in `order` first. With one stone to place, each stone that breaks it alone is given as
-/// `(cell, cell)` and `lost` holds the zone's cells refuted. Stops at `limits.enough` stones
-/// with a partner or at the limits. `tb` is left as it was.
+/// zones found so far), our last stone's in `order` first. With one stone to place, each stone
+/// that breaks it alone is given as `(cell, cell)` and `lost` holds the zone's cells refuted.
+/// Stops at `limits.enough` stones with a partner or at the limits. `tb` is left as it was.
 pub fn pair_defence(
     solver: &mut Solver,
     tb: &mut ThreatBoard,

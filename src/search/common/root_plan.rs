@@ -3,7 +3,8 @@
 //! own win that starts with a single threat or with a quiet turn (each when its share of the
 //! time is set); when the opponent has one (if we passed), the root is cut to the defence zone,
 //! at a turn's first stone to the first stones that have a defending second one (pair defence),
-//! and at its second stone the zone cells verified to lose are marked lost. The MCTS's proofs
+//! and at its second stone the zone cells verified to lose are marked lost (by proof zones
+//! instead with `solver_pair_zones`, `tactics::pair_defence`). The MCTS's proofs
 //! inside its tree are in `mcts/proofs.rs`.
 
 use crate::config::SolverParams;
@@ -305,13 +306,14 @@ fn pair_defence(
     }
 }
 
-/// The pair defence by proof zones (`solver_pair_zones`, [`tactics::pair_defence`]): at a turn's first stone, the
-/// zone's first stones (in `order`, then the rest) are checked for a second stone that completes
-/// a defence until [`PAIR_ENOUGH`] have one; at its second stone, the zone's cells for one that
-/// breaks the threat alone. The root keeps the stones found; cells proven to lose are marked lost; with
-/// none found, the root keeps the zone without them. The pass solve has the solver's limits,
-/// the checks `solver_pair_share` of the stone's time from `start` (half of it at the second
-/// stone) and, with a playout limit, [`PAIR_NODES_PER_PLAYOUT`] stones a playout.
+/// The pair defence by proof zones (`solver_pair_zones`, [`tactics::pair_defence`]): at a
+/// turn's first stone, the zone's first stones (in `order`, then the rest) are checked for a
+/// second stone that completes a defence until [`PAIR_ENOUGH`] have one; at its second stone,
+/// the zone's cells for one that breaks the threat alone. The root keeps the stones found;
+/// cells proven to lose are marked lost; with none found, the root keeps the zone without them.
+/// The pass solve has the solver's limits, the checks `solver_pair_share` of the stone's time
+/// from `start` (half of it at the second stone) and, with a playout limit,
+/// [`PAIR_NODES_PER_PLAYOUT`] stones a playout.
 fn zone_pair_defence(
     solver: &mut Solver,
     board: &Board,
