@@ -152,6 +152,16 @@ pub fn partner(
     answer
 }
 
+/// The cells the last solve's proof `proof` (from `tb`, the attacker to move) depends on:
+/// [`Solver::proof_cells`] and the stones of its principal line.
+pub(super) fn proof_zone(solver: &Solver, tb: &mut ThreatBoard, proof: &WinProof) -> CellSet {
+    let mut zone = solver.proof_cells(tb);
+    for p in &proof.line {
+        zone.insert(p.index(tb.size()));
+    }
+    zone
+}
+
 /// [`defend_on`], optionally stopping the verifications at the first breaker.
 fn query(
     solver: &mut Solver,
@@ -167,10 +177,7 @@ fn query(
         Verdict::NoVcdt => return Threat::None,
         Verdict::Unknown => return Threat::Unknown,
     };
-    let mut zone = solver.proof_cells(tb);
-    for p in &threat.line {
-        zone.insert(p.index(tb.size()));
-    }
+    let mut zone = proof_zone(solver, tb, &threat);
     let counter_min = if stones >= 2 { 2 } else { 3 };
     zone.union_with(&tb.potential_cells(defender, counter_min));
 

@@ -15,6 +15,7 @@
 //! Pairs whose verification hits its node limit are tried again with more nodes in later rounds,
 //! as time allows: refuting a pair usually takes far fewer nodes than proving one holds.
 
+use super::defence::proof_zone;
 use super::solver::{Solver, Verdict, WinProof};
 use super::threat_board::ThreatBoard;
 use crate::patterns::CellSet;
@@ -202,11 +203,7 @@ impl PairSearch<'_> {
                 if let [alone] = placed[..] {
                     self.alone_depth[alone] = proof.depth.min(u32::from(u8::MAX)) as u8;
                 }
-                let mut zone = self.solver.proof_cells(tb);
-                proof
-                    .line
-                    .iter()
-                    .for_each(|p| zone.insert(p.index(tb.size())));
+                let zone = proof_zone(self.solver, tb, &proof);
                 self.refutations.push(Refutation {
                     placed: stones,
                     zone,
@@ -337,13 +334,10 @@ pub fn pair_defence(
         Verdict::NoVcdt => return PairThreat::None,
         Verdict::Unknown => return PairThreat::Unknown,
     };
-    let mut proof_zone = solver.proof_cells(tb);
-    for p in &threat.line {
-        proof_zone.insert(p.index(tb.size()));
-    }
+    let threat_zone = proof_zone(solver, tb, &threat);
     // Our stones make a threat of ours in a window holding four of them: two stones need
     // windows holding two, one stone windows holding three (already in the proof's zone).
-    let mut zone = proof_zone;
+    let mut zone = threat_zone;
     if stones >= 2 {
         zone.union_with(&tb.potential_cells(defender, 2));
     }
@@ -382,7 +376,7 @@ pub fn pair_defence(
         defender,
         refutations: vec![Refutation {
             placed: [NO_CELL; 2],
-            zone: proof_zone,
+            zone: threat_zone,
         }],
         deadline: limits.max_time.map(|t| start + t),
         first_nodes,
