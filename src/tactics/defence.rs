@@ -103,7 +103,7 @@ pub fn defend_on(
     stones: u8,
     limits: &DefenceLimits,
 ) -> Threat {
-    query(solver, tb, defender, stones, limits, false)
+    query(solver, tb, defender, stones, limits, None)
 }
 
 /// Whether a first stone of ours can be completed into a defence (see [`partner`]).
@@ -131,11 +131,27 @@ pub fn partner(
     cell: usize,
     limits: &DefenceLimits,
 ) -> Partner {
+    partner_besides(solver, tb, defender, cell, limits, &mut CellSet::new())
+}
+
+/// [`partner`], where the second stones in `losing` are already known to lose with `cell` (a
+/// proof the caller found some other way, e.g. a single-threat win after the pair): they count as
+/// verified to lose and are not solved again. The cells this call verifies to lose are added to
+/// `losing`, so a caller that rejects the partner found can ask again for the next one without
+/// repeating any solve.
+pub fn partner_besides(
+    solver: &mut Solver,
+    tb: &mut ThreatBoard,
+    defender: Color,
+    cell: usize,
+    limits: &DefenceLimits,
+    losing: &mut CellSet,
+) -> Partner {
     if tb.get(cell).is_some() {
         return Partner::Unknown;
     }
     tb.place(cell, defender);
-    let answer = match query(solver, tb, defender, 1, limits, true) {
+    let answer = match query(solver, tb, defender, 1, limits, Some(losing)) {
         Threat::None => Partner::Alone,
         Threat::Unknown => Partner::Unknown,
         Threat::Vcdt(d) => match d.breakers.iter().next() {
@@ -162,15 +178,17 @@ pub(super) fn proof_zone(solver: &Solver, tb: &mut ThreatBoard, proof: &WinProof
     zone
 }
 
-/// [`defend_on`], optionally stopping the verifications at the first breaker.
+/// [`defend_on`]; with `known_losing`, the verifications stop at the first breaker, skip the
+/// cells known to lose (counted as losing) and add the cells they find losing to the set.
 fn query(
     solver: &mut Solver,
     tb: &mut ThreatBoard,
     defender: Color,
     stones: u8,
     limits: &DefenceLimits,
-    stop_at_breaker: bool,
+    mut known_losing: Option<&mut CellSet>,
 ) -> Threat {
+    let stop_at_breaker = known_losing.is_some();
     let attacker = defender.opponent();
     let threat = match solver.solve_on(tb, attacker, 2) {
         Verdict::Win(proof) => proof,
@@ -187,6 +205,12 @@ fn query(
     let mut seen = CellSet::new();
     let (mut breakers, mut unresolved, mut losing) =
         (CellSet::new(), CellSet::new(), CellSet::new());
+    if let Some(known) = known_losing.as_deref() {
+        for c in known.iter().filter(|&c| zone.contains(c)) {
+            seen.insert(c);
+            losing.insert(c);
+        }
+    }
     let min_depth = threat.depth.min(u32::from(u8::MAX)) as u8;
     let saved = solver.limits.clone();
     solver.limits.max_nodes = limits.verify_nodes;
@@ -209,7 +233,12 @@ fn query(
         let verdict = solver.solve_from(tb, attacker, 2, min_depth);
         tb.remove_last();
         match verdict {
-            Verdict::Win(_) => losing.insert(cell),
+            Verdict::Win(_) => {
+                losing.insert(cell);
+                if let Some(known) = known_losing.as_deref_mut() {
+                    known.insert(cell);
+                }
+            }
             Verdict::NoVcdt => breakers.insert(cell),
             Verdict::Unknown => unresolved.insert(cell),
         }
@@ -267,5 +296,44 @@ mod tests {
             partner(&mut solver, &mut tb, white, cell("k10"), &limits),
             Partner::Unknown
         );
+    }
+
+    #[test]
+    fn partner_besides_skips_the_second_stones_known_to_lose() {
+        let limits = DefenceLimits::default();
+        let mut solver = Solver::new(SolverLimits::default());
+        let b = replay("k10 a19-h19 l10-m10 o19-a12 f6-g7 s12-s5 h8-s1").unwrap();
+        let mut tb = ThreatBoard::from_board(&b);
+        let before = tb.hash();
+        let (white, a1, j10) = (Color::White, cell("a1"), cell("j10"));
+        // Told nothing, it finds j10 and records the cells it verified to lose on the way.
+        let mut losing = CellSet::new();
+        let answer = partner_besides(&mut solver, &mut tb, white, a1, &limits, &mut losing);
+        assert_eq!(answer, Partner::With(j10));
+        assert!(!losing.contains(j10));
+        // Told that j10 loses too (as a single-threat win would show), no partner is left: each
+        // other cell of the zone is verified to lose (or was, by the first call).
+        let recorded = losing.len();
+        losing.insert(j10);
+        let answer = partner_besides(&mut solver, &mut tb, white, a1, &limits, &mut losing);
+        assert_eq!(answer, Partner::Lost);
+        assert!(losing.len() > recorded + 1);
+        assert_eq!(tb.hash(), before);
+        // Every cell it now calls losing does lose: with a1 and it, Black still has a VCDT.
+        let called: Vec<usize> = losing
+            .iter()
+            .filter(|&c| c != a1 && tb.get(c).is_none())
+            .collect();
+        for c in called {
+            tb.place(a1, white);
+            tb.place(c, white);
+            let verdict = solver.solve_on(&mut tb, Color::Black, 2);
+            tb.remove_last();
+            tb.remove_last();
+            assert!(
+                matches!(verdict, Verdict::Win(_)) || c == j10,
+                "cell {c} breaks it"
+            );
+        }
     }
 }

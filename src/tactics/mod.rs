@@ -18,7 +18,9 @@ pub mod suite;
 mod threat_board;
 
 pub use analysis::{forced_stones, Forced, ThreatInfo};
-pub use defence::{defend, defend_on, partner, Defence, DefenceLimits, Partner, Threat};
+pub use defence::{
+    defend, defend_on, partner, partner_besides, Defence, DefenceLimits, Partner, Threat,
+};
 pub use pair_defence::{pair_defence, PairDefence, PairDefenceLimits, PairThreat};
 pub use quiet_turns::{find_quiet_turn, quiet_candidates, quiet_cells, QuietTurn, QuietTurnLimits};
 pub use quiet_win::{defender_lost, QuietWin, QuietWinLimits};

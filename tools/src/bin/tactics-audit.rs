@@ -16,15 +16,17 @@
 //! Usage: `tactics-audit experiments/tuning/strength/vmix50-fast-vs-alphabeta.jsonl --engine vmix50`
 //!
 //! With `--position STONES` it solves one position instead; adding `--pairs` times the two pair
-//! defences there, by proof zones and one first stone at a time (experiments/pair-defence).
+//! defences there, by proof zones and one first stone at a time (experiments/pair-defence), and
+//! `--single-threat` looks for a win that starts with a single threat where there is no VCDT.
 
 use clap::Parser;
 use liuzi::notation::{format_games, format_gtp};
 use liuzi::rules::{Board, Color, Point};
 use liuzi::tactics::suite::replay;
 use liuzi::tactics::{
-    defend_on, pair_defence, partner, DefenceLimits, PairDefenceLimits, PairThreat, Partner,
-    Solver, SolverLimits, Threat, ThreatBoard, Verdict,
+    defend_on, pair_defence, partner, single_threat_win, DefenceLimits, PairDefenceLimits,
+    PairThreat, Partner, SingleThreat, SingleThreatLimits, Solver, SolverLimits, Threat,
+    ThreatBoard, Verdict,
 };
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -68,6 +70,11 @@ struct Args {
     /// With `--pairs`: seconds each search may take
     #[arg(long, requires = "pairs")]
     pair_time: Option<f64>,
+    /// With `--position`, the side to move at the start of its turn: where it has no VCDT, a win
+    /// that starts with a single threat (`tactics::single_threat_win`: a four and a building
+    /// stone, after which no block-and-free-stone pair stops its VCDT)
+    #[arg(long, requires = "position", conflicts_with_all = ["pass", "pairs"])]
+    single_threat: bool,
 }
 
 #[derive(serde::Deserialize)]
@@ -302,6 +309,26 @@ fn main() -> Result<(), String> {
             board.to_move()
         };
         println!("{who:?} attacking: {verdict} ({nodes} nodes, iteration {depth})");
+        if args.single_threat && verdict == "no VCDT" {
+            let limits = SingleThreatLimits {
+                max_nodes: args.nodes,
+                free_reach: args.free_reach,
+                ..SingleThreatLimits::default()
+            };
+            let mut tb = ThreatBoard::from_board(&board);
+            let first = solver.total_nodes();
+            let answer = match single_threat_win(&mut solver, &mut tb, who, 2, &limits) {
+                SingleThreat::Win(turn) => format!(
+                    "wins with the single threat {} {}",
+                    format_games(turn[0]),
+                    format_games(turn[1])
+                ),
+                SingleThreat::None => "no single-threat win".to_string(),
+                SingleThreat::Unknown => "single threat unknown".to_string(),
+            };
+            let nodes = solver.total_nodes() - first;
+            println!("{who:?} attacking: {answer} ({nodes} nodes)");
+        }
         return Ok(());
     }
     let path = args.results.clone().unwrap_or_default();
