@@ -214,6 +214,16 @@ pub struct SolverParams {
     /// to it; 0 = never.
     pub solver_deep_nodes: u64,
     pub solver_deep_visits: u32,
+    /// MCTS: the pair defence in the tree. A turn-start node within `solver_tree_plies` whose
+    /// children are a forced set (with `solver_tree_defence`, a defence zone: the player who
+    /// just moved has a VCDT if the side to move passed) is asked once, when its visits reach
+    /// `solver_tree_pair_visits`, whether any pair of the side to move breaks it (each cell of
+    /// the zone tried as the first stone, `tactics::partner`), within this many solver stones.
+    /// When none does, the node is proven lost for the side to move, so a quiet turn that
+    /// leaves no defence is proven rather than sampled (ours: a quiet win; the opponent's: the
+    /// pair before it lost). 0 = never.
+    pub solver_tree_pair_nodes: u64,
+    pub solver_tree_pair_visits: u32,
     /// MCTS: share of a stone's time kept, after the search, for checking the pair it would
     /// play against the opponent's wins that start with a single threat (and its VCDT, with a
     /// larger limit than the tree's); a pair proven lost is marked and the next best checked.
@@ -431,6 +441,9 @@ impl SolverParams {
                 "search.solver_quiet_win_pairs must be <= 1000, not {}",
                 self.solver_quiet_win_pairs
             ));
+        }
+        if self.solver_tree_pair_visits == 0 {
+            return Err("search.solver_tree_pair_visits must be >= 1, not 0".into());
         }
         if self.solver_deep_visits == 0 {
             return Err("search.solver_deep_visits must be >= 1, not 0".into());

@@ -27,6 +27,7 @@ mod quiet_wins;
 mod root;
 mod select;
 mod tree;
+mod tree_pair;
 mod verify;
 mod worker;
 

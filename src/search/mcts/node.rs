@@ -27,8 +27,11 @@ const RESTRICTED: u64 = 1 << 62;
 /// Second stones that rank before the pending first stone were left out (canonical pair order).
 const FILTERED: u64 = 1 << 61;
 const COUNT_MASK: u64 = 0xFFFF;
-/// `proof` byte: the [`Proof`] in the low bits, this flag once a deep solve claimed the edge.
+/// `proof` byte: the [`Proof`] in the low bits, this flag once a deep solve claimed the edge,
 const DEEP_SOLVED: u8 = 0x80;
+/// and this one once the tree's pair defence did (`proofs::pair_defence_proof`).
+const PAIR_TRIED: u8 = 0x40;
+const CLAIMS: u8 = DEEP_SOLVED | PAIR_TRIED;
 const FIRST_MASK: u64 = 0xFFFF_FFFF;
 
 #[derive(Default, Debug)]
@@ -176,7 +179,7 @@ impl Edge {
     }
 
     pub fn proof(&self) -> Proof {
-        match self.proof.load(Ordering::Relaxed) & !DEEP_SOLVED {
+        match self.proof.load(Ordering::Relaxed) & !CLAIMS {
             1 => Proof::Win,
             2 => Proof::Loss,
             3 => Proof::Excluded,
@@ -184,18 +187,23 @@ impl Edge {
         }
     }
 
-    /// Sets the proof, keeping the deep-solve claim.
+    /// Sets the proof, keeping the claims.
     pub fn set_proof(&self, proof: Proof) {
         let _ = self
             .proof
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |b| {
-                Some((b & DEEP_SOLVED) | proof as u8)
+                Some((b & CLAIMS) | proof as u8)
             });
     }
 
     /// Claims the edge's one deep solve: true for the first caller only.
     pub fn claim_deep_solve(&self) -> bool {
         self.proof.fetch_or(DEEP_SOLVED, Ordering::Relaxed) & DEEP_SOLVED == 0
+    }
+
+    /// Claims the edge's one pair-defence proof: true for the first caller only.
+    pub fn claim_pair_proof(&self) -> bool {
+        self.proof.fetch_or(PAIR_TRIED, Ordering::Relaxed) & PAIR_TRIED == 0
     }
 
     pub fn cell(&self) -> u16 {
@@ -308,11 +316,11 @@ impl Edge {
     }
 
     /// Makes the edge a leaf again for a pruned tree (tree maintenance only): its subtree is
-    /// gone, and with it the zone its deep solve narrowed the children to, so the claim to
-    /// that solve is given back too; the proof stays.
+    /// gone, and with it the zone its deep solve narrowed the children to, so the claims to
+    /// that solve and to the pair defence's are given back too; the proof stays.
     pub fn drop_children(&self) {
         self.clear_children();
-        self.proof.fetch_and(!DEEP_SOLVED, Ordering::Relaxed);
+        self.proof.fetch_and(!CLAIMS, Ordering::Relaxed);
     }
 }
 
@@ -348,13 +356,17 @@ mod tests {
             crate::config::EDGE_BYTES
         );
         assert!(e.claim_deep_solve() && !e.claim_deep_solve());
+        assert!(e.claim_pair_proof() && !e.claim_pair_proof());
         assert_eq!(e.minimax(), None);
         assert!(e.set_minimax(0.25) && !e.set_minimax(0.25));
         assert!((e.minimax().unwrap() - 0.25).abs() < 0.003);
         assert!(e.set_minimax(1.5) && e.minimax() == Some(1.0));
         e.set_proof(Proof::Loss);
         assert_eq!(e.proof(), Proof::Loss);
-        assert!(!e.claim_deep_solve());
+        assert!(!e.claim_deep_solve() && !e.claim_pair_proof());
+        e.drop_children();
+        assert_eq!(e.proof(), Proof::Loss);
+        assert!(e.claim_deep_solve() && e.claim_pair_proof());
         let f = Edge::default();
         f.copy_from(&e);
         assert_eq!(f.proof(), Proof::Loss);

@@ -12,6 +12,7 @@ use super::playout::{run_playout, Cutoff, PlayoutEnd};
 use super::proofs::{self, DeepFinding};
 use super::select::{select_child, NodeView};
 use super::tree::{Tree, ROOT};
+use super::tree_pair::pair_defence_proof;
 use super::Search;
 use crate::config::SearchParams;
 use crate::eval::Evaluator;
@@ -286,7 +287,7 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
             }
             let children = match tree.edge(node).expansion() {
                 Expansion::Expanded(c) => {
-                    if let Some(s) = solver.as_mut().filter(|_| {
+                    let c = if let Some(s) = solver.as_mut().filter(|_| {
                         node != ROOT
                             && params.tactics.solver_deep_nodes > 0
                             && visits_before.saturating_add(1) >= params.tactics.solver_deep_visits
@@ -307,7 +308,23 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
                         tree.children(node).unwrap_or(c)
                     } else {
                         c
+                    };
+                    if let Some(s) = solver.as_mut().filter(|_| {
+                        c.restricted
+                            && node != ROOT
+                            && params.tactics.solver_tree_pair_nodes > 0
+                            && visits_before.saturating_add(1)
+                                >= params.tactics.solver_tree_pair_visits
+                            && depth as u32 <= params.tactics.solver_tree_plies
+                    }) {
+                        let mover = shared.mover(depth);
+                        let board = pos.board();
+                        if let Some(w) = pair_defence_proof(s, tree, node, board, mover, params) {
+                            proofs::propagate(tree, &path, shared.root_len, area);
+                            break Ending::exact(GameResult::Win(w));
+                        }
                     }
+                    c
                 }
                 Expansion::Leaf
                     if visits_before.saturating_add(1) >= params.expand_visits
