@@ -316,7 +316,7 @@ impl<F: PositionFactory> Search<F> {
                         format_gtp(stones[1])
                     );
                     losing.insert(second);
-                    if let Some(child) = self.child(edge, second as u16) {
+                    if let Some(child) = self.tree.find_child(edge, second as u16) {
                         self.mark_lost(board, &[edge, child]);
                     }
                 }
@@ -330,14 +330,6 @@ impl<F: PositionFactory> Search<F> {
         tracing::info!("pair check: {name} loses with every second stone");
         first.set_proof(Proof::Loss);
         propagate(&self.tree, &[ROOT, edge], board.stone_count(), size * size);
-    }
-
-    /// The child of `edge` on `cell`, if the node is expanded and has one.
-    fn child(&self, edge: u32, cell: u16) -> Option<u32> {
-        self.tree
-            .children(edge)?
-            .range()
-            .find(|&i| self.tree.edge(i).cell() == cell)
     }
 }
 

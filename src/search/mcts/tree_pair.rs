@@ -23,9 +23,9 @@ use crate::tactics::{
 /// Asks, once per edge, whether the side to move at the turn-start edge `edge` (placed by
 /// `mover`) has a pair that breaks `mover`'s VCDT-if-it-passed (the pair defence by proof zones,
 /// [`pair_defence`], stopping at the first defending pair); when it has none (every zone cell
-/// refuted as a first stone), marks the edge won for `mover` and returns `Some(mover)`. Within `solver_tree_pair_nodes` solver stones, so a single-threaded
-/// search with a playout limit stays reproducible.
-/// The solver's limits are restored.
+/// refuted as a first stone), marks the edge won for `mover` and returns `Some(mover)`. Within
+/// `solver_tree_pair_nodes` solver stones, so a single-threaded search with a playout limit
+/// stays reproducible. The solver's limits are restored.
 pub(crate) fn pair_defence_proof(
     solver: &mut Solver,
     tree: &Tree,
@@ -55,7 +55,7 @@ pub(crate) fn pair_defence_proof(
     let defender = board.to_move();
     let mut tb = ThreatBoard::from_board(board);
     let limits = PairDefenceLimits {
-        verify_nodes: tactics.solver_verify_nodes.min(budget).max(1) / 4,
+        verify_nodes: (tactics.solver_verify_nodes.min(budget) / 4).max(1),
         max_nodes: budget,
         max_time: None,
         enough: 1,
