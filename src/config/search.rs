@@ -217,8 +217,8 @@ pub struct SolverParams {
     /// MCTS: the pair defence in the tree. A turn-start node within `solver_tree_plies` whose
     /// children are a forced set (with `solver_tree_defence`, a defence zone: the player who
     /// just moved has a VCDT if the side to move passed) is asked once, when its visits reach
-    /// `solver_tree_pair_visits`, whether any pair of the side to move breaks it (each cell of
-    /// the zone tried as the first stone, `tactics::partner`), within this many solver stones.
+    /// `solver_tree_pair_visits`, whether any pair of the side to move breaks it (the pair
+    /// defence by proof zones, `tactics::pair_defence`), within this many solver stones.
     /// When none does, the node is proven lost for the side to move, so a quiet turn that
     /// leaves no defence is proven rather than sampled (ours: a quiet win; the opponent's: the
     /// pair before it lost). 0 = never.
