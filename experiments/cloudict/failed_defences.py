@@ -13,32 +13,17 @@ single-threat win (0 nodes)" means the pair makes a threat of its own (a delay, 
 for a single-threat turn leaves to the VCDT). Run from the repository's root after
 `cargo build --release -p liuzi-tools --bin tactics-audit`.
 """
-import json
 import re
 import subprocess
-import sys
 
-GTP = "ABCDEFGHJKLMNOPQRST"
-
-
-def games_notation(p):
-    return chr(ord('a') + GTP.index(p[0])) + p[1:]
+from audit_lines import arguments, first_mistakes, games_notation
 
 
 def main():
-    if len(sys.argv) < 3:
-        sys.exit(__doc__.strip())
-    results, audit = sys.argv[1], sys.argv[2]
-    engine = sys.argv[3] if len(sys.argv) > 3 else 'liuzi'
-    games = {}
-    for line in open(results):
-        g = json.loads(line)
-        games[g['game']] = g
-    first, pairs = {}, {}
+    games, audit, engine = arguments(__doc__)
+    first = first_mistakes(audit, 'FailedDefence')
+    pairs = {}
     for line in open(audit):
-        m = re.match(r'game (\d+): \S+ lost, first mistake Some\(\((\d+), FailedDefence\)\)', line)
-        if m:
-            first[int(m.group(1))] = int(m.group(2))
         m = re.match(r'\s+game (\d+) turn (\d+): (\S+) could defend with (\S+) (\S+)', line)
         if m and m.group(3) == engine:
             pairs[(int(m.group(1)), int(m.group(2)))] = (m.group(4), m.group(5))

@@ -12,16 +12,9 @@ first stones, and the rank of the lower-ranked one as the partner of the other. 
 the best `max_children` (48) children of a node by this prior, so a rank past 48 is a turn the
 tree never looks at. Run from the repository's root after `cargo build --release`.
 """
-import json
-import re
 import subprocess
-import sys
 
-GTP = "ABCDEFGHJKLMNOPQRST"
-
-
-def gtp(stone):
-    return GTP[ord(stone[0]) - ord('a')] + stone[1:]
+from audit_lines import arguments, first_mistakes, gtp
 
 
 def ranking(turns):
@@ -43,20 +36,9 @@ def rank(cells, stone):
 
 
 def main():
-    if len(sys.argv) < 3:
-        sys.exit(__doc__.strip())
-    results, audit = sys.argv[1], sys.argv[2]
-    engine = sys.argv[3] if len(sys.argv) > 3 else 'liuzi'
-    games = {}
-    for line in open(results):
-        g = json.loads(line)
-        games[g['game']] = g
+    games, audit, engine = arguments(__doc__)
     print('game colour turn setup first-stone-ranks partner-rank candidates')
-    for line in open(audit):
-        m = re.match(r'game (\d+): \S+ lost, first mistake Some\(\((\d+), LostAlready\)\)', line)
-        if not m:
-            continue
-        game, turn = int(m.group(1)), int(m.group(2))
+    for game, turn in first_mistakes(audit, 'LostAlready').items():
         g = games[game]
         turns = g['moves'].split()
         setup = turns[turn - 1].split('-')
