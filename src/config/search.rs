@@ -224,6 +224,11 @@ pub struct SolverParams {
     /// pair before it lost). 0 = never.
     pub solver_tree_pair_nodes: u64,
     pub solver_tree_pair_visits: u32,
+    /// MCTS: solver stones that all the tree's pair defences of one search may spend together
+    /// (each within `solver_tree_pair_nodes`); past it no more are started, so tactical
+    /// positions with many hot defence nodes keep most of the stone's time for the search.
+    /// 0 = no limit.
+    pub solver_tree_pair_search_nodes: u64,
     /// MCTS: share of a stone's time kept, after the search, for checking the pair it would
     /// play against the opponent's wins that start with a single threat (and its VCDT, with a
     /// larger limit than the tree's); a pair proven lost is marked and the next best checked.

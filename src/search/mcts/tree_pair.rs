@@ -14,18 +14,32 @@
 
 use super::node::Proof;
 use super::tree::Tree;
+use crate::config::SolverParams;
 use crate::rules::{Board, Color, Stage};
 use crate::search::SearchParams;
 use crate::tactics::{
     pair_defence, PairDefenceLimits, PairThreat, Solver, SolverLimits, ThreatBoard,
 };
 
+/// Solver stones the next pair defence in the tree may spend when the search's pair defences
+/// have spent `spent`: `solver_tree_pair_nodes`, or what is left of
+/// `solver_tree_pair_search_nodes` if that is less (0: none is started).
+pub(crate) fn tree_pair_budget(tactics: &SolverParams, spent: u64) -> u64 {
+    let per_node = tactics.solver_tree_pair_nodes;
+    match tactics.solver_tree_pair_search_nodes {
+        0 => per_node,
+        cap => per_node.min(cap.saturating_sub(spent)),
+    }
+}
+
 /// Asks, once per edge, whether the side to move at the turn-start edge `edge` (placed by
 /// `mover`) has a pair that breaks `mover`'s VCDT-if-it-passed (the pair defence by proof zones,
 /// [`pair_defence`], stopping at the first defending pair); when it has none (every zone cell
 /// refuted as a first stone), marks the edge won for `mover` and returns `Some(mover)`. Within
-/// `solver_tree_pair_nodes` solver stones, so a single-threaded search with a playout limit
-/// stays reproducible. The solver's limits are restored.
+/// `budget` solver stones (the caller's share of `solver_tree_pair_nodes` and the search's
+/// `solver_tree_pair_search_nodes`), so a single-threaded search with a playout limit stays
+/// reproducible; with none the edge is left unclaimed, for a later search. The solver's limits
+/// are restored.
 pub(crate) fn pair_defence_proof(
     solver: &mut Solver,
     tree: &Tree,
@@ -33,8 +47,8 @@ pub(crate) fn pair_defence_proof(
     board: &Board,
     mover: Color,
     params: &SearchParams,
+    budget: u64,
 ) -> Option<Color> {
-    let budget = params.tactics.solver_tree_pair_nodes;
     let e = tree.edge(edge);
     if budget == 0
         || board.is_over()
@@ -116,14 +130,30 @@ mod tests {
         let tree = Tree::new(64);
         let a = block(&tree, ROOT, &[10], false);
         let white = Color::White;
-        let found = pair_defence_proof(&mut solver, &tree, a.first, &board, white, &p);
+        let found = pair_defence_proof(&mut solver, &tree, a.first, &board, white, &p, 200_000);
         assert_eq!(found, Some(white));
         assert_eq!(tree.edge(a.first).proof(), Proof::Win);
         assert_eq!(solver.limits.max_nodes, p.tactics.solver_tree_nodes);
         // Once per edge.
         tree.edge(a.first).set_proof(Proof::Unknown);
-        let again = pair_defence_proof(&mut solver, &tree, a.first, &board, white, &p);
+        let again = pair_defence_proof(&mut solver, &tree, a.first, &board, white, &p, 200_000);
         assert_eq!(again, None);
+    }
+
+    #[test]
+    fn the_search_budget_bounds_the_pair_defences_together() {
+        let mut p = params(20_000);
+        p.tactics.solver_tree_pair_search_nodes = 50_000;
+        assert_eq!(tree_pair_budget(&p.tactics, 0), 20_000);
+        assert_eq!(tree_pair_budget(&p.tactics, 40_000), 10_000);
+        assert_eq!(tree_pair_budget(&p.tactics, 50_000), 0);
+        assert_eq!(tree_pair_budget(&p.tactics, 90_000), 0);
+        p.tactics.solver_tree_pair_search_nodes = 0;
+        assert_eq!(tree_pair_budget(&p.tactics, u64::MAX), 20_000);
+        // Off stays off whatever is left.
+        p.tactics.solver_tree_pair_nodes = 0;
+        p.tactics.solver_tree_pair_search_nodes = 50_000;
+        assert_eq!(tree_pair_budget(&p.tactics, 0), 0);
     }
 
     #[test]
@@ -135,13 +165,13 @@ mod tests {
         let a = block(&tree, ROOT, &[10, 11], false);
         let p = params(200_000);
         let mut solver = tree_solver(&p.tactics);
-        let found = pair_defence_proof(&mut solver, &tree, a.first, &board, white, &p);
+        let found = pair_defence_proof(&mut solver, &tree, a.first, &board, white, &p, 200_000);
         assert_eq!(found, None);
         assert_eq!(tree.edge(a.first).proof(), Proof::Unknown);
         // Lost already, but with no nodes to spend nothing is tried or claimed.
         let lost = replay(&format!("{BEFORE} e9-i10 j9-k9")).unwrap();
         let off = params(0);
-        let found = pair_defence_proof(&mut solver, &tree, a.first + 1, &lost, white, &off);
+        let found = pair_defence_proof(&mut solver, &tree, a.first + 1, &lost, white, &off, 0);
         assert_eq!(found, None);
         assert!(tree.edge(a.first + 1).claim_pair_proof());
     }

@@ -12,7 +12,7 @@ use super::playout::{run_playout, Cutoff, PlayoutEnd};
 use super::proofs::{self, DeepFinding};
 use super::select::{select_child, NodeView};
 use super::tree::{Tree, ROOT};
-use super::tree_pair::pair_defence_proof;
+use super::tree_pair::{pair_defence_proof, tree_pair_budget};
 use super::Search;
 use crate::config::SearchParams;
 use crate::eval::Evaluator;
@@ -40,6 +40,9 @@ struct Shared<'a> {
     /// shown the root by thread 0 every [`PROGRESS_INTERVAL`].
     observer: Option<&'a dyn ThinkObserver>,
     playouts: AtomicU64,
+    /// Solver stones the tree's pair defences have spent in this search
+    /// (`solver_tree_pair_search_nodes`).
+    tree_pair_nodes: AtomicU64,
     start: Instant,
     deadline: Option<Instant>,
     max_playouts: Option<u64>,
@@ -173,6 +176,7 @@ impl<F: PositionFactory> Search<F> {
             full: AtomicBool::new(false),
             observer: limits.observer.as_deref(),
             playouts: AtomicU64::new(0),
+            tree_pair_nodes: AtomicU64::new(0),
             start,
             deadline: limits.time.map(|t| start + t),
             max_playouts,
@@ -227,6 +231,13 @@ impl<F: PositionFactory> Search<F> {
             tracing::debug!(
                 "stone {}: tree full, pruned to {kept} of {before} edges (subtrees under \
                  fewer than {min_visits} visits dropped)",
+                board.stone_count() + 1
+            );
+        }
+        let tree_pair_nodes = shared.tree_pair_nodes.load(Ordering::Relaxed);
+        if tree_pair_nodes > 0 {
+            tracing::debug!(
+                "stone {}: the tree's pair defences spent {tree_pair_nodes} solver stones",
                 board.stone_count() + 1
             );
         }
@@ -317,9 +328,15 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
                                 >= params.tactics.solver_tree_pair_visits
                             && depth as u32 <= params.tactics.solver_tree_plies
                     }) {
+                        let spent = shared.tree_pair_nodes.load(Ordering::Relaxed);
+                        let budget = tree_pair_budget(&params.tactics, spent);
                         let mover = shared.mover(depth);
                         let board = pos.board();
-                        if let Some(w) = pair_defence_proof(s, tree, node, board, mover, params) {
+                        let before = s.total_nodes();
+                        let found = pair_defence_proof(s, tree, node, board, mover, params, budget);
+                        let spent = s.total_nodes() - before;
+                        shared.tree_pair_nodes.fetch_add(spent, Ordering::Relaxed);
+                        if let Some(w) = found {
                             proofs::propagate(tree, &path, shared.root_len, area);
                             break Ending::exact(GameResult::Win(w));
                         }
