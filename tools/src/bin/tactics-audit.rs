@@ -5,7 +5,8 @@
 //!   continuation);
 //! * `failed-defence`: the opponent had a VCDT if the side to move passed, the side to move's turn
 //!   did not break it, and some pair of stones would have (found by trying every zone cell as the
-//!   first stone and verifying the second-stone zone);
+//!   first stone and verifying the second-stone zone; with `--defence-single-threats`, only a
+//!   pair after which the opponent has no win that starts with a single threat either);
 //! * `lost-already`: the same, but no defending pair was found (the position was lost earlier);
 //! * `defended`: the opponent's VCDT was broken.
 //!
@@ -75,6 +76,15 @@ struct Args {
     /// stone, after which no block-and-free-stone pair stops its VCDT)
     #[arg(long, requires = "position", conflicts_with_all = ["pass", "pairs"])]
     single_threat: bool,
+    /// Auditing games: a defending pair counts only when the opponent, after it, has no win
+    /// that starts with a single threat either (the pair check's test); pairs that lose to one
+    /// are passed over for the next. Without it a `failed-defence` may name a pair that only
+    /// delays the loss (docs/README-strength.md 41)
+    #[arg(long, conflicts_with = "position")]
+    defence_single_threats: bool,
+    /// With `--defence-single-threats`: solver stones each pair's single-threat search may place
+    #[arg(long, requires = "defence_single_threats", default_value_t = SingleThreatLimits::default().max_nodes)]
+    single_threat_nodes: u64,
 }
 
 #[derive(serde::Deserialize)]
@@ -112,6 +122,8 @@ impl Event {
 struct Audit {
     solver: Solver,
     verify_nodes: u64,
+    /// `--defence-single-threats`: the single-threat search's limits.
+    single_threats: Option<SingleThreatLimits>,
 }
 
 impl Audit {
@@ -148,14 +160,25 @@ impl Audit {
             tb.place(a, me);
             let second = defend_on(&mut self.solver, &mut tb, me, 1, &limits);
             tb.remove_last();
-            match second {
-                Threat::None => return Some(Some((tb.point(a), tb.point(a)))),
-                Threat::Unknown => undecided = true,
+            let partners: Vec<usize> = match second {
+                // Alone it breaks the VCDT; any second stone goes with it (the audit names `a`
+                // twice). The single-threat check is made with `a` alone on the board: no win
+                // there is none with any partner, a win may be one a partner stops.
+                Threat::None => vec![a],
+                Threat::Unknown => {
+                    undecided = true;
+                    Vec::new()
+                }
                 Threat::Vcdt(d) => {
-                    if let Some(b) = d.breakers.iter().next() {
-                        return Some(Some((tb.point(a), tb.point(b))));
-                    }
                     undecided |= !d.unresolved.is_empty() || !d.unverified().is_empty();
+                    d.breakers.iter().collect()
+                }
+            };
+            for b in partners {
+                match self.survives_single_threats(&mut tb, me, a, b) {
+                    Some(true) => return Some(Some((tb.point(a), tb.point(b)))),
+                    Some(false) => {}
+                    None => undecided = true,
                 }
             }
         }
@@ -163,6 +186,38 @@ impl Audit {
             None
         } else {
             Some(None)
+        }
+    }
+}
+
+impl Audit {
+    /// Whether `me`'s pair `a`, `b` (`a` twice: the stone alone) leaves the opponent no win
+    /// that starts with a single threat: always, without `--defence-single-threats`; `None`
+    /// when that search hit its limit, or found a win against `a` alone.
+    fn survives_single_threats(
+        &mut self,
+        tb: &mut ThreatBoard,
+        me: Color,
+        a: usize,
+        b: usize,
+    ) -> Option<bool> {
+        let Some(limits) = self.single_threats.clone() else {
+            return Some(true);
+        };
+        tb.place(a, me);
+        if b != a {
+            tb.place(b, me);
+        }
+        let verdict = single_threat_win(&mut self.solver, tb, me.opponent(), 2, &limits);
+        tb.remove_last();
+        if b != a {
+            tb.remove_last();
+        }
+        match verdict {
+            SingleThreat::Win(_) if b == a => None,
+            SingleThreat::Win(_) => Some(false),
+            SingleThreat::None => Some(true),
+            SingleThreat::Unknown => None,
         }
     }
 }
@@ -341,6 +396,11 @@ fn main() -> Result<(), String> {
             free_reach: args.free_reach,
         }),
         verify_nodes: args.verify_nodes,
+        single_threats: args.defence_single_threats.then(|| SingleThreatLimits {
+            max_nodes: args.single_threat_nodes,
+            free_reach: args.free_reach,
+            ..SingleThreatLimits::default()
+        }),
     };
     // Per engine: event counts; for the audited engine's losses: the first event.
     let mut counts: BTreeMap<(String, &'static str), usize> = BTreeMap::new();
@@ -487,4 +547,45 @@ fn main() -> Result<(), String> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn audit(single_threats: bool) -> Audit {
+        Audit {
+            solver: Solver::new(SolverLimits {
+                max_depth: 10,
+                max_nodes: 100_000,
+                max_time: None,
+                free_reach: SolverLimits::default().free_reach,
+            }),
+            verify_nodes: 5_000,
+            single_threats: single_threats.then(SingleThreatLimits::default),
+        }
+    }
+
+    #[test]
+    fn a_pair_that_loses_to_a_single_threat_is_no_defence_with_the_flag() {
+        // Game 4 of experiments/cloudict/liuzi-vs-cloudict-d4-depthstart.jsonl, Black to move:
+        // e9 j9 breaks White's VCDT, and White then wins with the single threat i7 i10 (the
+        // pair check's test in src/search/mcts/pair_check.rs).
+        let board = replay("h13 i9-j7 i12-h11 h9-g10 f11-g12 f9-i8 k6-i14 d9-j15").unwrap();
+        let mut tb = ThreatBoard::from_board(&board);
+        let cell = |s: &str| liuzi::notation::parse_games(s, 19).unwrap().index(19);
+        let (e9, j9) = (cell("e9"), cell("j9"));
+        let black = board.to_move();
+        assert_eq!(
+            audit(true).survives_single_threats(&mut tb, black, e9, j9),
+            Some(false)
+        );
+        assert_eq!(
+            audit(false).survives_single_threats(&mut tb, black, e9, j9),
+            Some(true)
+        );
+        // The board is given back as it was.
+        assert_eq!(tb.get(e9), None);
+        assert_eq!(tb.get(j9), None);
+    }
 }
