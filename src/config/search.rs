@@ -224,10 +224,11 @@ pub struct SolverParams {
     /// pair before it lost). 0 = never.
     pub solver_tree_pair_nodes: u64,
     pub solver_tree_pair_visits: u32,
-    /// MCTS: solver stones that all the tree's pair defences of one search may spend together
-    /// (each within `solver_tree_pair_nodes`); past it no more are started, so tactical
-    /// positions with many hot defence nodes keep most of the stone's time for the search.
-    /// 0 = no limit.
+    /// MCTS: solver stones that all the tree's pair defences of one run of the workers may
+    /// spend together (each within `solver_tree_pair_nodes`; threads starting one at once may
+    /// pass it by a budget each; a stone's search, its extension and its resumption after the
+    /// pair check each count afresh); past it no more are started, so tactical positions with
+    /// many hot defence nodes keep most of the stone's time for the search. 0 = no limit.
     pub solver_tree_pair_search_nodes: u64,
     /// MCTS: share of a stone's time kept, after the search, for checking the pair it would
     /// play against the opponent's wins that start with a single threat (and its VCDT, with a
