@@ -188,9 +188,7 @@ impl Audit {
             Some(None)
         }
     }
-}
 
-impl Audit {
     /// Whether `me`'s pair `a`, `b` (`a` twice: the stone alone) leaves the opponent no win
     /// that starts with a single threat: always, without `--defence-single-threats`; `None`
     /// when that search hit its limit, or found a win against `a` alone.
