@@ -40,8 +40,8 @@ struct Shared<'a> {
     /// shown the root by thread 0 every [`PROGRESS_INTERVAL`].
     observer: Option<&'a dyn ThinkObserver>,
     playouts: AtomicU64,
-    /// Solver stones the tree's pair defences have spent in this search
-    /// (`solver_tree_pair_search_nodes`).
+    /// Solver stones the tree's pair defences have spent in this run of the workers (the cap
+    /// `solver_tree_pair_search_nodes` counts per run).
     tree_pair_nodes: AtomicU64,
     start: Instant,
     deadline: Option<Instant>,
