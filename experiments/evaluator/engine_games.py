@@ -11,8 +11,9 @@ writes `result<TAB>moves` lines (../shared/data/README.md) to stdout, in a fixed
 Usage: python3 experiments/evaluator/engine_games.py [--rev REV] [FOLDER...] > target/engine.games
   FOLDER     default: every folder of experiments/ but cloudict and spsa
   --rev REV  the results files as commit REV has them (git show), not as the working tree
-             does: the same games whatever runs were added since (the shipped evaluator,
-             like `engeval.eval`, is trained on `--rev ffdaf47`: README "Retraining")
+             does: the same games whatever runs were added since (the shipped evaluator
+             is trained on `--rev bfb3fe0`, 20,838 games; `engeval.eval`, the one before it, on
+             `--rev ffdaf47`: README "Retraining")
 """
 import json
 import pathlib
