@@ -1,6 +1,7 @@
 //! [`Evaluator`]: the trained win-probability model of every game phase, plus the threat rules
 //! that decide a position outright.
 
+use super::discriminant::CompiledPhase;
 use super::features::{self, Features, LineShapes, FEATURE_COUNT};
 use super::qda::PhaseModel;
 use crate::patterns::{stones_left, PatternBoard};
@@ -15,6 +16,8 @@ pub const DECIDED: f64 = 0.999;
 pub struct Evaluator {
     /// One model per phase, ordered by stone count, covering 0.. without gaps.
     phases: Vec<PhaseModel>,
+    /// The same phases compiled for evaluation (derived from `phases`).
+    compiled: Vec<CompiledPhase>,
     source: String,
 }
 
@@ -50,6 +53,7 @@ impl Evaluator {
             }
         }
         Ok(Evaluator {
+            compiled: phases.iter().map(CompiledPhase::new).collect(),
             phases,
             source: source.replace(['\n', '\r'], " "),
         })
@@ -66,16 +70,21 @@ impl Evaluator {
 
     /// The phase model of positions with `stones` stones.
     pub fn phase(&self, stones: usize) -> &PhaseModel {
+        &self.phases[self.phase_index(stones)]
+    }
+
+    fn phase_index(&self, stones: usize) -> usize {
         let stones = stones.min(u32::MAX as usize) as u32;
         self.phases
             .iter()
-            .find(|p| p.contains(stones))
+            .position(|p| p.contains(stones))
             .expect("phases cover every stone count")
     }
 
-    /// The model's P(win) for the side to move from its features alone (no rules).
+    /// The model's P(win) for the side to move from its features alone (no rules): the phase's
+    /// compiled form, equal to [`PhaseModel::win_probability`] up to rounding.
     pub fn model_probability(&self, f: &Features, stones: usize) -> f64 {
-        self.phase(stones).win_probability(f)
+        self.compiled[self.phase_index(stones)].win_probability(f)
     }
 
     /// P(win) for the side to move of `shapes`' position: a finished game by its result, a

@@ -269,28 +269,41 @@ fn point_fields(packed: u64) -> u16 {
 /// Per colour (Black, White): empty cells where one of its stones makes a three, threes on two
 /// lines, a threat, two threats (see the module comment). Most cells of a board are far from
 /// any stone and sum to 0.
+///
+/// Branch-free: a colour's 7-bit field of a cell indexes [`point_lanes`], its four counts as
+/// 0/1 in 16-bit lanes, summed over the empty cells in one word a colour (at most 361 a lane).
 fn empty_cell_points<S: LineShapes + ?Sized>(shapes: &S) -> [[u32; 4]; 2] {
     let pb = shapes.patterns();
-    let mut points = [[0u32; 4]; 2];
+    let lanes = point_lanes();
+    let mut sums = [0u64; 2];
     for cell in 0..pb.geometry().area() {
-        if pb.is_occupied(cell) {
-            continue;
-        }
-        let sum = point_fields(shapes.packed_line_shapes(cell));
-        if sum == 0 {
-            continue;
-        }
-        for (c, counts) in points.iter_mut().enumerate() {
-            let fields = u32::from(sum) >> (8 * c);
+        let fields = u32::from(point_fields(shapes.packed_line_shapes(cell)));
+        let empty = u64::from(!pb.is_occupied(cell));
+        sums[0] += lanes[(fields & 0x7F) as usize] * empty;
+        sums[1] += lanes[(fields >> 8 & 0x7F) as usize] * empty;
+    }
+    sums.map(|sum| std::array::from_fn(|k| (sum >> (16 * k)) as u32 & 0xFFFF))
+}
+
+/// For each 7-bit field of one colour (threes at [`THREE_BITS`], threats at [`THREAT_BITS`]):
+/// whether the cell counts as a three, a cross, a threat, a double threat, in 16-bit lanes.
+fn point_lanes() -> &'static [u64; 128] {
+    static TABLE: OnceLock<[u64; 128]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        std::array::from_fn(|fields| {
             let threes = (fields >> THREE_BITS) & 7;
             let threats = (fields >> THREAT_BITS) & 15;
-            counts[0] += u32::from(threes >= 1 && threats == 0);
-            counts[1] += u32::from(threes >= 2);
-            counts[2] += u32::from(threats >= 1);
-            counts[3] += u32::from(threats >= 2);
-        }
-    }
-    points
+            [
+                threes >= 1 && threats == 0,
+                threes >= 2,
+                threats >= 1,
+                threats >= 2,
+            ]
+            .iter()
+            .enumerate()
+            .fold(0, |lanes, (k, &counts)| lanes | u64::from(counts) << (16 * k))
+        })
+    })
 }
 
 /// The features of `board` computed from scratch (builds its pattern state).

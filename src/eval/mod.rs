@@ -6,9 +6,11 @@
 //! with it, and the MCTS can cut its playouts short and score them by it.
 //!
 //! * [`features`]: what is measured in a position (threats, roads, line shapes, stage).
-//! * [`qda`]: the per-phase quadratic discriminant and its fit.
+//! * [`qda`]: the per-phase quadratic discriminant and its fit; `discriminant`: the same compiled
+//!   to one quadratic form, what the searches evaluate.
 //! * [`Evaluator`]: the phases together, the rules that decide a position outright, the file.
 
+mod discriminant;
 mod evaluator;
 pub mod features;
 mod file;

@@ -161,6 +161,29 @@ impl GaussianClass {
         })
     }
 
+    /// Σ⁻¹, row-major (n solves with the Cholesky factor).
+    pub fn precision(&self) -> Vec<f64> {
+        let n = self.dim();
+        let mut out = vec![0.0; n * n];
+        let mut column = vec![0.0; n];
+        for j in 0..n {
+            column
+                .iter_mut()
+                .enumerate()
+                .for_each(|(i, c)| *c = f64::from(u8::from(i == j)));
+            self.chol.solve(&mut column);
+            for i in 0..n {
+                out[i * n + j] = column[i];
+            }
+        }
+        out
+    }
+
+    /// ln det Σ.
+    pub fn log_det(&self) -> f64 {
+        self.chol.log_det()
+    }
+
     /// Fits mean and covariance to `rows` alone (no pooled target), regularised by `shrinkage`.
     pub fn fit(rows: &[&[f64]], prior: f64, shrinkage: Shrinkage) -> Result<Self, String> {
         let (mean, cov) = moments(rows)?;
