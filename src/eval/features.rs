@@ -301,7 +301,9 @@ fn point_lanes() -> &'static [u64; 128] {
             ]
             .iter()
             .enumerate()
-            .fold(0, |lanes, (k, &counts)| lanes | u64::from(counts) << (16 * k))
+            .fold(0, |lanes, (k, &counts)| {
+                lanes | u64::from(counts) << (16 * k)
+            })
         })
     })
 }
