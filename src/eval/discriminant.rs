@@ -2,7 +2,7 @@
 //! centred raw features: what the searches evaluate at every leaf.
 //!
 //! [`PhaseModel::log_likelihood_ratio`] is the reference: it standardises the features and
-//! solves with each class's Cholesky factor, two triangular solves and 2n divisions a call.
+//! solves with each class's Cholesky factor: two triangular solves and 3n divisions a call.
 //! Written out, the log-odds is a quadratic in z = S⁻¹(x − c) (S the scales):
 //!
 //!   LLR(z) = zᵀAz + bᵀz + k,   A = −½(Σ_win⁻¹ − Σ_loss⁻¹),   b = Σ_win⁻¹μ_win − Σ_loss⁻¹μ_loss,
