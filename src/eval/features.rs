@@ -271,7 +271,8 @@ fn point_fields(packed: u64) -> u16 {
 /// any stone and sum to 0.
 ///
 /// Branch-free: a colour's 7-bit field of a cell indexes [`point_lanes`], its four counts as
-/// 0/1 in 16-bit lanes, summed over the empty cells in one word a colour (at most 361 a lane).
+/// 0/1 in 16-bit lanes, summed over the empty cells in one word a colour (a lane counts at most
+/// the largest board's cells, 625, so no lane carries into the next).
 fn empty_cell_points<S: LineShapes + ?Sized>(shapes: &S) -> [[u32; 4]; 2] {
     let pb = shapes.patterns();
     let lanes = point_lanes();
@@ -288,6 +289,7 @@ fn empty_cell_points<S: LineShapes + ?Sized>(shapes: &S) -> [[u32; 4]; 2] {
 /// For each 7-bit field of one colour (threes at [`THREE_BITS`], threats at [`THREAT_BITS`]):
 /// whether the cell counts as a three, a cross, a threat, a double threat, in 16-bit lanes.
 fn point_lanes() -> &'static [u64; 128] {
+    const _: () = assert!(crate::rules::MAX_SIZE * crate::rules::MAX_SIZE < 1 << 16);
     static TABLE: OnceLock<[u64; 128]> = OnceLock::new();
     TABLE.get_or_init(|| {
         std::array::from_fn(|fields| {
