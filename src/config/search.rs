@@ -132,6 +132,10 @@ pub struct SearchParams {
     /// to `max_children`: give it every candidate again (keeping the statistics of those it
     /// had), so that a turn searched on a reused tree is as wide as one searched afresh.
     pub widen_reused_root: bool,
+    /// When the root pre-pass proves every stone of the opponent's threat zone lost, search
+    /// the zone without proofs (on a tree without them), so that the stone played is the loss
+    /// hardest to find rather than any one of equally lost stones.
+    pub resist_lost: bool,
     /// The stone played: the most visited (0), or with c > 0, among the stones with at least
     /// `choice_min_share` of the most visited one's visits, the highest mean − c/sqrt(visits)
     /// (`search::mcts::choice`).

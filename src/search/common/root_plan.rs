@@ -43,6 +43,13 @@ pub(crate) enum RootPlan {
         allowed: CellSet,
         lost: CellSet,
     },
+    /// The opponent has a VCDT and every stone of `zone` (the cells that can touch it) is
+    /// proven not to break it: the position is lost against best play. `lost`: the cells
+    /// the proofs name stone by stone (a [`RootPlan::Restrict`]'s, should the search take them).
+    Lost {
+        zone: CellSet,
+        lost: CellSet,
+    },
     Free,
 }
 
@@ -147,8 +154,9 @@ pub(crate) fn root_plan(
             defence.candidates()
         };
         if allowed.is_empty() {
-            return RootPlan::Restrict {
-                allowed: defence.zone,
+            // Every zone cell was verified to lose.
+            return RootPlan::Lost {
+                zone: defence.zone,
                 lost: CellSet::new(),
             };
         }
@@ -295,8 +303,11 @@ fn pair_defence(
     if safe.is_empty() {
         let mut rest = *zone;
         lost.iter().for_each(|c| rest.remove(c));
+        if rest.is_empty() {
+            return RootPlan::Lost { zone: *zone, lost };
+        }
         return RootPlan::Restrict {
-            allowed: if rest.is_empty() { *zone } else { rest },
+            allowed: rest,
             lost,
         };
     }
@@ -374,8 +385,8 @@ fn zone_pair_defence(
     let mut rest = defence.zone;
     defence.lost.iter().for_each(|c| rest.remove(c));
     if rest.is_empty() {
-        return RootPlan::Restrict {
-            allowed: defence.zone,
+        return RootPlan::Lost {
+            zone: defence.zone,
             lost: defence.lost,
         };
     }

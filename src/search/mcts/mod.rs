@@ -38,6 +38,7 @@ use super::common::{
     PositionJudge, RootPlan, SearchOutcome, StoneTime, ThinkObserver, TimeUse,
 };
 use crate::eval::Evaluator;
+use crate::patterns::CellSet;
 use crate::rules::{Board, Point, Stage};
 use crate::tactics::{Solver, SolverLimits, StopSignal};
 use eval_prior::prior_evaluator;
@@ -70,6 +71,8 @@ pub struct Search<F: PositionFactory> {
     judge: Option<Box<dyn PositionJudge>>,
     /// Prunings of a full tree (`params.prune_at_cap`) since the search was made.
     prunes: Cell<u64>,
+    /// The tree was grown without proofs, by a search of a lost position (`params.resist_lost`).
+    proofless_tree: bool,
 }
 
 impl<F: PositionFactory> Search<F> {
@@ -88,6 +91,7 @@ impl<F: PositionFactory> Search<F> {
             checked_quiet: HashSet::new(),
             judge: None,
             prunes: Cell::new(0),
+            proofless_tree: false,
         }
     }
 
@@ -133,6 +137,7 @@ impl<F: PositionFactory> Search<F> {
     pub fn clear(&mut self) {
         self.tree.clear();
         self.root_history = None;
+        self.proofless_tree = false;
         self.root_info = Analysis::default();
         self.solver.clear();
         self.checked_pairs.clear();
@@ -211,6 +216,25 @@ impl<F: PositionFactory> Search<F> {
             };
             return Some(self.finish(board, outcome, limits));
         }
+        // A lost position (every stone of the threat's zone proven to lose) is searched without
+        // proofs, on a tree without them: proofs make every stone worth the same, while the
+        // playouts tell the losses that are hard to find from the easy ones.
+        let resist = match &plan {
+            RootPlan::Lost { zone, .. } if self.params.resist_lost => {
+                tracing::info!(
+                    "solver: every stone of the zone loses; searching it without proofs for the \
+                     loss hardest to find"
+                );
+                if !self.proofless_tree {
+                    self.root_history = None;
+                }
+                Some(*zone)
+            }
+            _ => None,
+        };
+        let solver = self.params.tactics.solver;
+        self.params.tactics.solver &= resist.is_none();
+        self.proofless_tree = resist.is_some();
         let reused_visits = self.prepare_root(board, &root_pos, &mut scratch);
         let evaluator = self.evaluator.clone();
         let narrowing = Narrowing {
@@ -243,8 +267,15 @@ impl<F: PositionFactory> Search<F> {
         }
         self.root_history = Some((board.size(), board.history().to_vec()));
         proofs::clear_exclusions(&self.tree);
-        if let RootPlan::Restrict { allowed, lost } = &plan {
-            proofs::restrict_root(&self.tree, allowed, lost);
+        match (&plan, resist) {
+            (RootPlan::Restrict { allowed, lost }, _) => {
+                proofs::restrict_root(&self.tree, allowed, lost)
+            }
+            (_, Some(zone)) if !zone.is_empty() => {
+                proofs::restrict_root(&self.tree, &zone, &CellSet::new())
+            }
+            (RootPlan::Lost { zone, lost }, None) => proofs::restrict_root(&self.tree, zone, lost),
+            _ => {}
         }
         #[cfg(debug_assertions)]
         self.check_tree(&root_pos);
@@ -260,6 +291,7 @@ impl<F: PositionFactory> Search<F> {
             start.elapsed(),
         );
         self.root_info.children = outcome::root_children(&self.tree, board.size());
+        self.params.tactics.solver = solver;
         self.solver.stop = None;
         Some(self.finish(board, outcome, limits))
     }

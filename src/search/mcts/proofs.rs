@@ -598,4 +598,57 @@ pub(super) mod tests {
     fn tactics_board(b: &Board) -> ThreatBoard {
         ThreatBoard::from_board(b)
     }
+
+    #[test]
+    fn a_lost_root_is_searched_without_proofs_for_the_hardest_loss() {
+        // Game 0 of experiments/cloudict/liuzi-vs-cloudict-d4-eng21k-s2.jsonl before Liuzi's
+        // (Black's) turn 20: Cloudict's White has a VCDT and no pair of Black's breaks it.
+        let b = replay(
+            "k10 j11-g9 l11-l12 j9-i10 l13-l10 l15-l9 k9-k8 j8-j10 j12-j7 k12-k11 k7-m11 \
+             k5-k13 n12-n13 o13-h9 g8-f9 h8-i7 j6-m12 p15-f10 e11-q12 o12-k14",
+        )
+        .unwrap();
+        let mut solver = Solver::new(SolverLimits::default());
+        let search = Search::new(params(true), SimpleFactory);
+        let order: Vec<Point> = search.policy(&b).into_iter().map(|(p, _)| p).collect();
+        let RootPlan::Lost { zone, .. } = root_plan(
+            &mut solver,
+            &b,
+            &SolverParams::default(),
+            None,
+            None,
+            Some(&order),
+        ) else {
+            panic!("every first stone of Black's loses");
+        };
+        let run = |resist_lost| {
+            let mut s = Search::new(
+                SearchParams {
+                    playouts: 2000,
+                    resist_lost,
+                    ..params(true)
+                },
+                SimpleFactory,
+            );
+            let o = s.think(&b, &Limits::default()).unwrap();
+            assert!(zone.contains(o.best.index(19)), "{o:?}");
+            let visited: Vec<f32> = s
+                .analysis()
+                .children
+                .iter()
+                .filter(|c| c.visits > 0)
+                .filter_map(|c| c.win_rate)
+                .collect();
+            (o, visited)
+        };
+        // Resisting: the search spreads over the zone and values the losses by their playouts.
+        let (o, visited) = run(true);
+        assert!(visited.len() >= 2, "{visited:?}");
+        assert!(visited.iter().any(|&w| w > 0.0), "{visited:?}");
+        assert!(o.nodes > 1000, "{o:?}");
+        // Not resisting: proofs make every stone the same loss, and the tree stays a stub.
+        let (o, visited) = run(false);
+        assert!(visited.iter().all(|&w| w == 0.0), "{visited:?}");
+        assert!(o.nodes < 1000, "{o:?}");
+    }
 }
