@@ -35,8 +35,17 @@ pub(super) fn outcome(
         (_, Some(p)) if tree.edge(p).proof() == Proof::Unknown => Some(p),
         (s, _) => s,
     };
+    // Without a choice among open children (no solver, or every child proven lost or
+    // excluded): the search's pick, outside the root plan's exclusions where it left any
+    // stone (a reused root's excluded children may hold earlier visits).
     let best = chosen
-        .or_else(|| choose(tree, params, tree.children(ROOT)?.range()))
+        .or_else(|| {
+            let children = tree.children(ROOT)?;
+            let kept = children
+                .range()
+                .filter(|&i| tree.edge(i).proof() != Proof::Excluded);
+            choose(tree, params, kept).or_else(|| choose(tree, params, children.range()))
+        })
         .expect("the root is expanded");
     let mut pv = Vec::new();
     let mut node = Some(best);
@@ -138,4 +147,45 @@ pub(super) fn log_summary(board: &Board, o: &SearchOutcome, budget: Option<Durat
         o.nodes,
         pv.join(" ")
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::select::tests::tree_with;
+    use super::*;
+
+    #[test]
+    fn without_an_open_choice_the_stone_is_taken_outside_the_exclusions() {
+        // A reused root: the most visited child lies outside the root plan's zone.
+        let (tree, c) = tree_with(&[(0.5, 900, 900), (0.3, 40, 40), (0.2, 60, 60)]);
+        tree.edge(c.first).set_proof(Proof::Excluded);
+        let no_solver = SearchParams {
+            tactics: crate::config::SolverParams {
+                solver: false,
+                ..Default::default()
+            },
+            ..SearchParams::default()
+        };
+        let o = outcome(&tree, &no_solver, 19, None, 0, 0, Duration::ZERO);
+        assert_eq!(o.best, Point::from_index(2, 19));
+        // Every child proven lost or excluded: the most visited of the lost ones.
+        tree.edge(c.first + 1).set_proof(Proof::Loss);
+        tree.edge(c.first + 2).set_proof(Proof::Loss);
+        let o = outcome(
+            &tree,
+            &SearchParams::default(),
+            19,
+            None,
+            0,
+            0,
+            Duration::ZERO,
+        );
+        assert_eq!(o.best, Point::from_index(2, 19));
+        // Everything excluded: the most visited still.
+        for k in 1..3 {
+            tree.edge(c.first + k).set_proof(Proof::Excluded);
+        }
+        let o = outcome(&tree, &no_solver, 19, None, 0, 0, Duration::ZERO);
+        assert_eq!(o.best, Point::from_index(0, 19));
+    }
 }
