@@ -256,6 +256,10 @@ pub struct SolverParams {
     /// win of the opponent's found in threat space (`tactics::find_quiet_turn`); one found
     /// proves the pair lost.
     pub solver_pair_check_quiet: bool,
+    /// With `solver_pair_check_quiet`: only while the search's value of the pair to be played
+    /// (its first stone's mean, for us) is below this: when the opponent has the initiative.
+    /// 1 = always.
+    pub solver_pair_check_quiet_below: f32,
     /// Every solve: a free stone of the attacker (its first stone alone made two threats) may go
     /// up to this many cells along a line from its stones, besides windows holding 2 of them
     /// (0: windows only, the narrower model).
@@ -432,6 +436,12 @@ impl SolverParams {
             return Err(format!(
                 "search.solver_pair_check_share must be in 0..=0.9, not {}",
                 self.solver_pair_check_share
+            ));
+        }
+        if !(0.0..=1.0).contains(&self.solver_pair_check_quiet_below) {
+            return Err(format!(
+                "search.solver_pair_check_quiet_below must be in 0..=1, not {}",
+                self.solver_pair_check_quiet_below
             ));
         }
         if !(0.0..=0.9).contains(&self.solver_single_threat_share) {

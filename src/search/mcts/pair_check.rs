@@ -191,7 +191,11 @@ impl<F: PositionFactory> Search<F> {
                 why
             } else if let Some(reply) = self.find_quiet_win(board, &path, spent(&self.solver)) {
                 Refutation::Quiet(reply)
-            } else if let Some(reply) = self.quiet_reply(board, &stones, spent(&self.solver)) {
+            } else if let Some(reply) = self
+                .behind(path[0])
+                .then(|| self.quiet_reply(board, &stones, spent(&self.solver)))
+                .flatten()
+            {
                 self.mark_lost(board, &path);
                 Refutation::Quiet(reply)
             } else if let Some(why) = {
@@ -211,6 +215,19 @@ impl<F: PositionFactory> Search<F> {
             }
         }
         marked
+    }
+
+    /// Whether the opponent's quiet wins are worth a look after the pair starting with the root
+    /// child `first`: its mean for us is below `solver_pair_check_quiet_below` (1: always).
+    fn behind(&self, first: u32) -> bool {
+        let below = self.params.tactics.solver_pair_check_quiet_below;
+        below >= 1.0
+            || self
+                .tree
+                .edge(first)
+                .stats()
+                .mean()
+                .is_none_or(|v| v < below)
     }
 
     /// The opponent's quiet win after our `stones` found in threat space
