@@ -281,7 +281,7 @@ impl<F: PositionFactory> Search<F> {
         self.check_tree(&root_pos);
 
         let (playouts, preferred) = self.search_and_verify(board, &root_pos, limits, start);
-        let outcome = outcome::outcome(
+        let mut outcome = outcome::outcome(
             &self.tree,
             &self.params,
             board.size(),
@@ -291,6 +291,13 @@ impl<F: PositionFactory> Search<F> {
             start.elapsed(),
         );
         self.root_info.children = outcome::root_children(&self.tree, board.size());
+        if resist.is_some() {
+            // The playouts ranked the losses; what is reported is what is known: lost.
+            outcome.win_rate = Some(0.0);
+            for child in &mut self.root_info.children {
+                child.win_rate = child.win_rate.map(|_| 0.0);
+            }
+        }
         self.params.tactics.solver = solver;
         self.solver.stop = None;
         Some(self.finish(board, outcome, limits))

@@ -632,23 +632,25 @@ pub(super) mod tests {
             );
             let o = s.think(&b, &Limits::default()).unwrap();
             assert!(zone.contains(o.best.index(19)), "{o:?}");
-            let visited: Vec<f32> = s
+            let visited: Vec<(u32, f32)> = s
                 .analysis()
                 .children
                 .iter()
                 .filter(|c| c.visits > 0)
-                .filter_map(|c| c.win_rate)
+                .map(|c| (c.visits, c.win_rate.unwrap()))
                 .collect();
             (o, visited)
         };
-        // Resisting: the search spreads over the zone and values the losses by their playouts.
+        // Resisting: the search spreads over the zone and grows a tree below it; what it
+        // reports stays the proof's: every stone loses.
         let (o, visited) = run(true);
         assert!(visited.len() >= 2, "{visited:?}");
-        assert!(visited.iter().any(|&w| w > 0.0), "{visited:?}");
         assert!(o.nodes > 1000, "{o:?}");
+        assert_eq!(o.win_rate, Some(0.0));
+        assert!(visited.iter().all(|&(_, w)| w == 0.0), "{visited:?}");
         // Not resisting: proofs make every stone the same loss, and the tree stays a stub.
         let (o, visited) = run(false);
-        assert!(visited.iter().all(|&w| w == 0.0), "{visited:?}");
+        assert!(visited.iter().all(|&(_, w)| w == 0.0), "{visited:?}");
         assert!(o.nodes < 1000, "{o:?}");
     }
 }
