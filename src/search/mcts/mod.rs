@@ -294,9 +294,7 @@ impl<F: PositionFactory> Search<F> {
         if resist.is_some() {
             // The playouts ranked the losses; what is reported is what is known: lost.
             outcome.win_rate = Some(0.0);
-            for child in &mut self.root_info.children {
-                child.win_rate = child.win_rate.map(|_| 0.0);
-            }
+            outcome::report_lost(&mut self.root_info.children);
         }
         self.params.tactics.solver = solver;
         self.solver.stop = None;

@@ -112,6 +112,14 @@ pub(super) fn root_children(tree: &Tree, size: usize) -> Vec<ChildAnalysis> {
         .collect()
 }
 
+/// Reports `children` as proven lost (a root searched without proofs, `params.resist_lost`):
+/// win rate 0 wherever one was known; the visits keep the search's ranking.
+pub(super) fn report_lost(children: &mut [ChildAnalysis]) {
+    for child in children {
+        child.win_rate = child.win_rate.map(|_| 0.0);
+    }
+}
+
 /// The most visited child of `edge` (ties: higher mean, then prior order).
 fn best_child(tree: &Tree, edge: u32) -> Option<u32> {
     let c = tree.children(edge)?;

@@ -7,7 +7,7 @@ use super::expand::{earlier_siblings, expand, narrow_to_zone, ExpandScratch, Nar
 use super::extension;
 use super::minimax;
 use super::node::{Children, Expansion, Proof, MAX_VISITS, REWARD_UNIT};
-use super::outcome::root_children;
+use super::outcome::{report_lost, root_children};
 use super::playout::{run_playout, Cutoff, PlayoutEnd};
 use super::proofs::{self, DeepFinding};
 use super::select::{select_child, NodeView};
@@ -57,6 +57,9 @@ struct Shared<'a> {
     leaf_evaluator: Option<&'a Evaluator>,
     /// Values the candidates of nodes near the root (`params.eval_prior_plies`).
     prior_evaluator: Option<&'a Evaluator>,
+    /// The root is proven lost and searched without proofs (`params.resist_lost`): progress
+    /// reports show its children's visits, and as win rates the proof's 0.
+    proven_lost: bool,
 }
 
 impl Shared<'_> {
@@ -168,6 +171,7 @@ impl<F: PositionFactory> Search<F> {
     ) -> u64 {
         let max_playouts = min_cap(limits.playouts, self.params.playout_limit());
         let shared = Shared {
+            proven_lost: self.proofless_tree,
             tree: &self.tree,
             params: &self.params,
             size: board.size(),
@@ -453,7 +457,10 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
                 shared.stop.store(true, Ordering::Relaxed);
             } else if thread == 0 && last_progress.elapsed() >= PROGRESS_INTERVAL {
                 last_progress = Instant::now();
-                let children = root_children(tree, shared.size);
+                let mut children = root_children(tree, shared.size);
+                if shared.proven_lost {
+                    report_lost(&mut children);
+                }
                 observer.progress(done, shared.start.elapsed(), &children);
             }
         }
