@@ -474,6 +474,24 @@ pub(super) mod tests {
     }
 
     #[test]
+    fn the_quiet_check_can_wait_until_the_opponent_has_the_initiative() {
+        let (mut search, [firsts, _]) = favouring(["g9", "a1"], ["h8", "a2"]);
+        let first = firsts.first;
+        let mean = |search: &Search<SimpleFactory>, percent: u32| {
+            search.tree.edge(first).set_stats(Stats {
+                visits: 100,
+                wins: percent * super::super::node::REWARD_UNIT,
+            });
+        };
+        mean(&search, 70);
+        assert!(search.behind(first), "1, the default: every pair");
+        search.params.tactics.solver_pair_check_quiet_below = 0.5;
+        assert!(!search.behind(first), "valued at 70% for us");
+        mean(&search, 30);
+        assert!(search.behind(first), "valued at 30% for us");
+    }
+
+    #[test]
     fn the_opponents_quiet_win_is_found_from_threat_space() {
         // Game 57 of experiments/cloudict/liuzi-vs-cloudict-d5-own1-5.jsonl: after Liuzi's
         // (White's) g9 h8, Cloudict's l9 j7 left no defence (quiet-win-scan). No tree proposes
