@@ -9,7 +9,9 @@ opponent's habits) that ended on a six or a full board, drops repeats of the sam
 writes `result<TAB>moves` lines (../shared/data/README.md) to stdout, in a fixed order.
 
 Usage: python3 experiments/evaluator/engine_games.py [--rev REV] [FOLDER...] > target/engine.games
-  FOLDER     default: every folder of experiments/ but cloudict and spsa
+  FOLDER     default: every folder of experiments/ but cloudict and spsa; a folder named
+             here is read whatever its name (`experiments/cloudict`: the games against
+             Cloudict, which the evaluator of 2026-12-01 (afternoon) adds: README "Retraining")
   --rev REV  the results files as commit REV has them (git show), not as the working tree
              does: the same games whatever runs were added since (the shipped evaluator
              is trained on `--rev bfb3fe0`, 20,838 games; `engeval.eval`, the one before it, on
@@ -51,8 +53,7 @@ def results_files(args, rev):
     listing = subprocess.run(["git", "-C", str(root), "ls-tree", "-r", "--name-only", rev,
                               "experiments/"], check=True, capture_output=True, text=True).stdout
     names = [n for n in listing.splitlines() if n.endswith(".jsonl")
-             and any(n.startswith(w + "/") for w in wanted)
-             and n.split("/")[1] not in LEFT_OUT]
+             and any(n.startswith(w + "/") for w in wanted)]
     for name in sorted(names):
         text = subprocess.run(["git", "-C", str(root), "show", f"{rev}:{name}"], check=True,
                               capture_output=True, text=True).stdout
