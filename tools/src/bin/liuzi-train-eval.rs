@@ -44,6 +44,11 @@ struct Cli {
     /// Positions sampled per game.
     #[arg(long, default_value_t = 16)]
     per_game: usize,
+    /// `PATH=N`: positions sampled per game of the `--games` file PATH instead of --per-game
+    /// (repeatable): a source weighted against the others, e.g. human games against many more
+    /// engine games. Its held-out games are scored on as many positions.
+    #[arg(long = "per-game-in", value_name = "PATH=N")]
+    per_game_in: Vec<String>,
     /// Games with fewer stones are left out (early resignations).
     #[arg(long, default_value_t = 12)]
     min_stones: usize,
@@ -149,6 +154,8 @@ struct Report {
     seed: u64,
     validation_fraction: f64,
     per_game: usize,
+    /// `--per-game-in`: the inputs sampled at another rate, (path, positions a game).
+    per_game_in: Vec<(String, usize)>,
     min_stones: usize,
     phases: Vec<u32>,
     ridge: f64,
@@ -176,6 +183,35 @@ struct Report {
 
 fn command_line() -> String {
     std::env::args().collect::<Vec<_>>().join(" ")
+}
+
+/// `--per-game-in PATH=N` values: for each `--games` input, its own positions a game, if any.
+/// A path that is not one of the inputs, a repeated one, or an N below 1 is an error.
+fn per_game_by_input(values: &[String], inputs: &[PathBuf]) -> Result<Vec<Option<usize>>, String> {
+    let mut by_input = vec![None; inputs.len()];
+    for value in values {
+        let (path, n) = value
+            .rsplit_once('=')
+            .ok_or_else(|| format!("--per-game-in must be PATH=N, not `{value}`"))?;
+        let n = match n.parse::<usize>() {
+            Ok(n) if n >= 1 => n,
+            _ => {
+                return Err(format!(
+                    "--per-game-in {value}: N must be a whole number >= 1"
+                ))
+            }
+        };
+        let i = inputs
+            .iter()
+            .position(|p| p == Path::new(path))
+            .ok_or_else(|| {
+                format!("--per-game-in {value}: `{path}` is not one of the --games files")
+            })?;
+        if by_input[i].replace(n).is_some() {
+            return Err(format!("--per-game-in: `{path}` is given twice"));
+        }
+    }
+    Ok(by_input)
 }
 
 fn with_extension(path: &Path, ext: &str) -> PathBuf {
@@ -207,6 +243,7 @@ fn run(cli: Cli) -> Result<(), String> {
         return Err("--ridge must be >= 0".into());
     }
     let ranges = phase_ranges(&cli.phases)?;
+    let per_game_in = per_game_by_input(&cli.per_game_in, &cli.games)?;
     let threads = cli
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -234,7 +271,12 @@ fn run(cli: Cli) -> Result<(), String> {
         min_stones: cli.min_stones,
         seed: cli.seed,
     };
-    let (samples, skipped) = sample_games(&games, &options, threads);
+    let per_game: Vec<usize> = input_of
+        .iter()
+        .take(games.len())
+        .map(|&i| per_game_in[i].unwrap_or(cli.per_game))
+        .collect();
+    let (samples, skipped) = sample_games(&games, &options, &per_game, threads);
     let held_out = validation_games(games.len(), cli.validation, cli.seed);
     // A fifth of the training games choose the shrinkage (a second seeded split).
     let inner_games = validation_games(games.len(), 0.2, cli.seed.wrapping_add(0x5EED));
@@ -397,6 +439,12 @@ fn run(cli: Cli) -> Result<(), String> {
         seed: cli.seed,
         validation_fraction: cli.validation,
         per_game: cli.per_game,
+        per_game_in: cli
+            .games
+            .iter()
+            .zip(&per_game_in)
+            .filter_map(|(p, n)| n.map(|n| (p.display().to_string(), n)))
+            .collect(),
         min_stones: cli.min_stones,
         phases: cli.phases.clone(),
         ridge: cli.ridge,

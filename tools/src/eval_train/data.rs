@@ -83,10 +83,13 @@ pub fn sample_game(
     Ok(samples)
 }
 
-/// Samples every game on `threads` threads; samples come back in game order.
+/// Samples every game on `threads` threads; samples come back in game order. `per_game[i]`,
+/// where given, replaces `options.per_game` for game `i` (an input file weighted more or less:
+/// a game's larger sample starts with its smaller one, the draw order being the same).
 pub fn sample_games(
     games: &[GameRecord],
     options: &SampleOptions,
+    per_game: &[usize],
     threads: usize,
 ) -> (Vec<Sample>, Skipped) {
     let per = games.len().div_ceil(threads.max(1)).max(1);
@@ -99,7 +102,12 @@ pub fn sample_games(
                     let mut out = Vec::new();
                     let mut skipped = Skipped::default();
                     for (k, game) in chunk.iter().enumerate() {
-                        match sample_game(game, (c * per + k) as u32, options) {
+                        let index = c * per + k;
+                        let options = SampleOptions {
+                            per_game: per_game.get(index).copied().unwrap_or(options.per_game),
+                            ..*options
+                        };
+                        match sample_game(game, index as u32, &options) {
                             Ok(samples) => out.extend(samples),
                             Err("no_winner") => skipped.no_winner += 1,
                             Err("too_short") => skipped.too_short += 1,
@@ -187,6 +195,35 @@ mod tests {
             ..options
         };
         assert_eq!(sample_game(&game, 0, &short).unwrap_err(), "too_short");
+    }
+
+    #[test]
+    fn a_game_sampled_more_keeps_its_smaller_sample() {
+        let game = parse_line(GAME).unwrap_or_else(|e| panic!("{e}"));
+        let games = vec![game.clone(), game];
+        let options = SampleOptions {
+            per_game: 3,
+            min_stones: 7,
+            seed: 9,
+        };
+        let stones = |s: &[Sample], g: u32| {
+            s.iter()
+                .filter(|x| x.game == g)
+                .map(|x| x.stones)
+                .collect::<Vec<_>>()
+        };
+        let (even, _) = sample_games(&games, &options, &[], 2);
+        let (weighted, _) = sample_games(&games, &options, &[3, 6], 2);
+        assert_eq!(
+            stones(&even, 0),
+            stones(&weighted, 0),
+            "game 0 keeps the default"
+        );
+        assert_eq!(stones(&even, 1).len(), 3);
+        assert_eq!(stones(&weighted, 1).len(), 6);
+        assert!(stones(&even, 1)
+            .iter()
+            .all(|s| stones(&weighted, 1).contains(s)));
     }
 
     #[test]
