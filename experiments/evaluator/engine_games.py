@@ -11,7 +11,7 @@ writes `result<TAB>moves` lines (../shared/data/README.md) to stdout, in a fixed
 Usage: python3 experiments/evaluator/engine_games.py [--rev REV] [FOLDER...] > target/engine.games
   FOLDER     default: every folder of experiments/ but cloudict and spsa; a folder named
              here is read whatever its name (`experiments/cloudict`: the games against
-             Cloudict, which the evaluator of 2026-12-01 (afternoon) adds: README "Retraining")
+             Cloudict, which `withc.eval` adds; not shipped: docs/README-strength.md 46)
   --rev REV  the results files as commit REV has them (git show), not as the working tree
              does: the same games whatever runs were added since (the shipped evaluator
              is trained on `--rev bfb3fe0`, 20,838 games; `engeval.eval`, the one before it, on

@@ -217,7 +217,7 @@ mod tests {
         assert_eq!(
             stones(&even, 0),
             stones(&weighted, 0),
-            "game 0 keeps the default"
+            "a game given the default rate draws the same positions"
         );
         assert_eq!(stones(&even, 1).len(), 3);
         assert_eq!(stones(&weighted, 1).len(), 6);
