@@ -1,5 +1,6 @@
-//! A phase's quadratic discriminant compiled, once at load, into one quadratic form in the
-//! centred raw features: what the searches evaluate at every leaf.
+//! A phase's model compiled, once at load, into one quadratic form in the centred raw features:
+//! what the searches evaluate at every leaf. A logistic phase ([`LogisticPhase`]) is that form
+//! already, up to the scales folded in; the discriminant is written out below.
 //!
 //! [`PhaseModel::log_likelihood_ratio`] is the reference: it standardises the features and
 //! solves with each class's Cholesky factor: two triangular solves and 3n divisions a call.
@@ -11,6 +12,8 @@
 //! and with the scales folded into A and b, u = x − c alone is needed: one pass over a packed
 //! lower triangle, n(n + 1)/2 multiply-adds and no division. The two agree to rounding (tests).
 
+use super::logistic::LogisticPhase;
+use super::phase::Phase;
 use super::qda::{sigmoid, PhaseModel};
 
 /// One phase's discriminant as `uᵀA'u + b'ᵀu + k` in u = x − center.
@@ -25,7 +28,33 @@ pub struct CompiledPhase {
 }
 
 impl CompiledPhase {
-    pub fn new(phase: &PhaseModel) -> CompiledPhase {
+    pub fn new(phase: &Phase) -> CompiledPhase {
+        match phase {
+            Phase::Discriminant(m) => CompiledPhase::discriminant(m),
+            Phase::Logistic(m) => CompiledPhase::logistic(m),
+        }
+    }
+
+    /// z = u / s, so the coefficient of u_i·u_j is A_ij / (s_i s_j) (each pair once already).
+    fn logistic(phase: &LogisticPhase) -> CompiledPhase {
+        let n = phase.dim();
+        let s = &phase.scale;
+        let mut rows = Vec::with_capacity(n * (n + 3) / 2);
+        for i in 0..n {
+            for j in 0..=i {
+                rows.push(phase.pair(i, j) / (s[i] * s[j]));
+            }
+            rows.push(phase.linear(i) / s[i]);
+        }
+        CompiledPhase {
+            center: phase.center.clone(),
+            rows,
+            constant: phase.constant(),
+            calibration: [1.0, 0.0],
+        }
+    }
+
+    fn discriminant(phase: &PhaseModel) -> CompiledPhase {
         let n = phase.dim();
         let (pw, pl) = (phase.win.precision(), phase.loss.precision());
         let (mw, ml) = (&phase.win.mean, &phase.loss.mean);
@@ -56,7 +85,8 @@ impl CompiledPhase {
         }
     }
 
-    /// The log-odds of a win before calibration, as [`PhaseModel::log_likelihood_ratio`].
+    /// The log-odds of a win before calibration, as [`PhaseModel::log_likelihood_ratio`] (or
+    /// [`LogisticPhase::logit`]).
     pub fn log_likelihood_ratio(&self, x: &[f64]) -> f64 {
         let n = self.center.len();
         let mut u = [0.0; super::qda::MAX_DIM];
@@ -75,7 +105,7 @@ impl CompiledPhase {
         total
     }
 
-    /// P(win) for the side to move: σ(a·LLR + b), as [`PhaseModel::win_probability`].
+    /// P(win) for the side to move: σ(a·LLR + b), as [`Phase::win_probability`].
     pub fn win_probability(&self, x: &[f64]) -> f64 {
         let [a, b] = self.calibration;
         sigmoid(a * self.log_likelihood_ratio(x) + b)
@@ -110,7 +140,10 @@ mod tests {
         let evaluator = sample_evaluator();
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
         for phase in evaluator.phases() {
-            let compiled = CompiledPhase::new(phase);
+            let Phase::Discriminant(phase) = phase else {
+                panic!("the sample evaluator is a discriminant");
+            };
+            let compiled = CompiledPhase::discriminant(phase);
             for _ in 0..500 {
                 // Inside the training range and far outside it (a leaf's counts can be).
                 let spread = if rng.gen_bool(0.5) { 1.0 } else { 20.0 };
@@ -128,6 +161,33 @@ mod tests {
                 let p = compiled.win_probability(&x);
                 assert!((p - phase.win_probability(&x)).abs() <= 1e-9, "{p}");
             }
+        }
+    }
+
+    #[test]
+    fn the_compiled_form_agrees_with_the_logistic_expansion() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(12);
+        let n = FEATURE_COUNT;
+        let phase = LogisticPhase {
+            first_stone: 0,
+            end_stone: None,
+            center: (0..n).map(|_| rng.gen_range(-1.0..3.0)).collect(),
+            scale: (0..n).map(|_| rng.gen_range(0.1..4.0)).collect(),
+            theta: (0..crate::eval::logistic::coefficient_count(n))
+                .map(|_| rng.gen_range(-0.3..0.3))
+                .collect(),
+        };
+        let compiled = CompiledPhase::new(&Phase::Logistic(phase.clone()));
+        for _ in 0..500 {
+            let spread = if rng.gen_bool(0.5) { 1.0 } else { 20.0 };
+            let x: Vec<f64> = (0..n).map(|_| rng.gen_range(-spread..spread)).collect();
+            let (fast, reference) = (compiled.log_likelihood_ratio(&x), phase.logit(&x));
+            assert!(
+                (fast - reference).abs() <= 1e-9 * (1.0 + reference.abs()),
+                "{fast} vs {reference}"
+            );
+            let p = compiled.win_probability(&x);
+            assert!((p - phase.win_probability(&x)).abs() <= 1e-12, "{p}");
         }
     }
 

@@ -3,7 +3,7 @@
 
 use super::discriminant::CompiledPhase;
 use super::features::{self, Features, LineShapes, FEATURE_COUNT};
-use super::qda::PhaseModel;
+use super::phase::Phase;
 use crate::patterns::{stones_left, PatternBoard};
 use crate::rules::{Board, GameResult};
 
@@ -15,7 +15,7 @@ pub const DECIDED: f64 = 0.999;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Evaluator {
     /// One model per phase, ordered by stone count, covering 0.. without gaps.
-    phases: Vec<PhaseModel>,
+    phases: Vec<Phase>,
     /// The same phases compiled for evaluation (derived from `phases`).
     compiled: Vec<CompiledPhase>,
     source: String,
@@ -24,11 +24,11 @@ pub struct Evaluator {
 impl Evaluator {
     /// Phases must be ordered, start at 0 stones, leave no gap, end open, and have the
     /// feature dimension of this build.
-    pub fn new(phases: Vec<PhaseModel>, source: &str) -> Result<Evaluator, String> {
+    pub fn new(phases: Vec<Phase>, source: &str) -> Result<Evaluator, String> {
         let Some(last) = phases.last() else {
             return Err("no phases".into());
         };
-        if last.end_stone.is_some() {
+        if last.end_stone().is_some() {
             return Err("the last phase must have no upper end".into());
         }
         let mut next = 0;
@@ -40,15 +40,15 @@ impl Evaluator {
                     phase.dim()
                 ));
             }
-            if phase.first_stone != next {
+            if phase.first_stone() != next {
                 return Err(format!(
                     "phase {i} starts at stone {} where {next} was expected",
-                    phase.first_stone
+                    phase.first_stone()
                 ));
             }
             if i + 1 < phases.len() {
                 next = phase
-                    .end_stone
+                    .end_stone()
                     .ok_or_else(|| format!("phase {i} has no upper end but is not the last"))?;
             }
         }
@@ -59,7 +59,7 @@ impl Evaluator {
         })
     }
 
-    pub fn phases(&self) -> &[PhaseModel] {
+    pub fn phases(&self) -> &[Phase] {
         &self.phases
     }
 
@@ -69,7 +69,7 @@ impl Evaluator {
     }
 
     /// The phase model of positions with `stones` stones.
-    pub fn phase(&self, stones: usize) -> &PhaseModel {
+    pub fn phase(&self, stones: usize) -> &Phase {
         &self.phases[self.phase_index(stones)]
     }
 
@@ -82,7 +82,7 @@ impl Evaluator {
     }
 
     /// The model's P(win) for the side to move from its features alone (no rules): the phase's
-    /// compiled form, equal to [`PhaseModel::win_probability`] up to rounding.
+    /// compiled form, equal to [`Phase::win_probability`] up to rounding.
     pub fn model_probability(&self, f: &Features, stones: usize) -> f64 {
         self.compiled[self.phase_index(stones)].win_probability(f)
     }

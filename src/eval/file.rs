@@ -18,6 +18,13 @@
 //! mean <...>
 //! cov
 //! ...
+//! phase <first stone> <end stone or inf> logistic   <- a quadratic logistic phase instead:
+//! center <one value per feature>
+//! scale <...>
+//! constant <k>                             <- logit P(win) = k + bᵀz + Σ_{j≤i} A_ij z_i z_j,
+//! linear <b: one value per feature>           z = (x − center) / scale
+//! pairs                                    <- then A's lower triangle: row i holds A_i0..A_ii
+//! ...
 //! checksum <CRC-32 of every byte before this line, 8 hex digits>
 //! ```
 //! Lines starting with `#` before the checksum are comments. Header, spec line, comments and
@@ -25,6 +32,8 @@
 
 use super::evaluator::Evaluator;
 use super::features::{spec_id, FEATURE_COUNT};
+use super::logistic::{coefficient_count, LogisticPhase};
+use super::phase::Phase;
 use super::qda::{GaussianClass, PhaseModel};
 use crate::artifact::{ErrorKind, FileError, Format, Payload};
 use std::fmt::Write as _;
@@ -61,9 +70,28 @@ impl Evaluator {
         let mut text = format!("source {}\nphases {}\n", self.source(), self.phases().len());
         for phase in self.phases() {
             let end = phase
-                .end_stone
+                .end_stone()
                 .map_or_else(|| "inf".to_string(), |e| e.to_string());
-            let _ = writeln!(text, "phase {} {end}", phase.first_stone);
+            let first = phase.first_stone();
+            let phase = match phase {
+                Phase::Logistic(m) => {
+                    let _ = writeln!(text, "phase {first} {end} logistic");
+                    push_values(&mut text, "center", &m.center);
+                    push_values(&mut text, "scale", &m.scale);
+                    push_values(&mut text, "constant", &m.theta[..1]);
+                    let n = m.dim();
+                    push_values(&mut text, "linear", &m.theta[1..=n]);
+                    text.push_str("pairs\n");
+                    let mut start = n + 1;
+                    for i in 0..n {
+                        push_values(&mut text, "", &m.theta[start..start + i + 1]);
+                        start += i + 1;
+                    }
+                    continue;
+                }
+                Phase::Discriminant(m) => m,
+            };
+            let _ = writeln!(text, "phase {first} {end}");
             push_values(&mut text, "center", &phase.center);
             push_values(&mut text, "scale", &phase.scale);
             push_values(&mut text, "calibration", &phase.calibration);
@@ -111,8 +139,15 @@ fn parse_body(r: &mut Reader) -> Result<Evaluator, String> {
     let mut phases = Vec::with_capacity(count);
     for _ in 0..count {
         let words = r.words("phase")?;
-        let [first, end] = words[..] else {
-            return Err(format!("{}: expected `phase <first> <end|inf>`", r.at()));
+        let (first, end, logistic) = match words[..] {
+            [first, end] => (first, end, false),
+            [first, end, "logistic"] => (first, end, true),
+            _ => {
+                return Err(format!(
+                    "{}: expected `phase <first> <end|inf>` or `phase <first> <end|inf> logistic`",
+                    r.at()
+                ))
+            }
         };
         let first_stone = first
             .parse()
@@ -126,10 +161,30 @@ fn parse_body(r: &mut Reader) -> Result<Evaluator, String> {
         };
         let center = r.vector("center", FEATURE_COUNT)?;
         let scale = r.vector("scale", FEATURE_COUNT)?;
+        if logistic {
+            let at = r.at();
+            let mut theta = Vec::with_capacity(coefficient_count(FEATURE_COUNT));
+            theta.extend(r.vector("constant", 1)?);
+            theta.extend(r.vector("linear", FEATURE_COUNT)?);
+            r.words("pairs")?;
+            for i in 0..FEATURE_COUNT {
+                theta.extend(r.vector("", i + 1)?);
+            }
+            let phase = LogisticPhase {
+                first_stone,
+                end_stone,
+                center,
+                scale,
+                theta,
+            };
+            phase.validate().map_err(|e| format!("{at}: {e}"))?;
+            phases.push(Phase::Logistic(phase));
+            continue;
+        }
         let calibration = r.vector("calibration", 2)?;
         let win = parse_class(r, "win")?;
         let loss = parse_class(r, "loss")?;
-        phases.push(PhaseModel {
+        phases.push(Phase::Discriminant(PhaseModel {
             first_stone,
             end_stone,
             center,
@@ -137,7 +192,7 @@ fn parse_body(r: &mut Reader) -> Result<Evaluator, String> {
             win,
             loss,
             calibration: [calibration[0], calibration[1]],
-        });
+        }));
     }
     if let Some((n, line)) = r.next_line() {
         return Err(format!(
@@ -237,11 +292,7 @@ impl<'a> Reader<'a> {
         let words = self.words(key)?;
         let at = self.at();
         if words.len() != len {
-            let what = if key.is_empty() {
-                "covariance row"
-            } else {
-                key
-            };
+            let what = if key.is_empty() { "matrix row" } else { key };
             return Err(format!(
                 "{at}: {what} has {} values, needs {len}",
                 words.len()
@@ -271,6 +322,61 @@ mod tests {
             back.model_probability(&x, 5),
             back.model_probability(&x, 25)
         );
+    }
+
+    /// The sample's early phase replaced by a logistic one.
+    fn mixed() -> Evaluator {
+        let mut phases = sample().phases().to_vec();
+        let n = FEATURE_COUNT;
+        phases[0] = Phase::Logistic(LogisticPhase {
+            first_stone: 0,
+            end_stone: Some(20),
+            center: (0..n).map(|k| k as f64 * 0.25).collect(),
+            scale: (0..n).map(|k| 1.0 + k as f64 / 7.0).collect(),
+            theta: (0..coefficient_count(n))
+                .map(|k| ((k * 37 % 101) as f64 - 50.0) / 3e3)
+                .collect(),
+        });
+        Evaluator::new(phases, "mixed").unwrap()
+    }
+
+    #[test]
+    fn a_logistic_phase_round_trips_exactly() {
+        let e = mixed();
+        let text = e.to_text();
+        assert!(text.contains("phase 0 20 logistic\n"), "{text}");
+        let back = Evaluator::parse(text.as_bytes()).unwrap();
+        assert_eq!(back, e);
+        let x = [0.7; FEATURE_COUNT];
+        assert_eq!(back.model_probability(&x, 5), e.model_probability(&x, 5));
+        let Phase::Logistic(m) = back.phase(5) else {
+            panic!("phase 0 is logistic");
+        };
+        assert!((e.model_probability(&x, 5) - m.win_probability(&x)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_damaged_logistic_phase_is_refused_with_its_line() {
+        let text = mixed().to_text();
+        let body = &text[..text.rfind("checksum").unwrap()];
+        let reseal = |b: &str| EVAL_FORMAT.compose(&spec_id(), &b[b.find("source").unwrap()..]);
+        for (from, to, want) in [
+            ("phase 0 20 logistic", "phase 0 20 logit", "expected `phase"),
+            ("\npairs\n", "\npair\n", "expected `pairs"),
+            ("\nlinear ", "\nlinear 1 ", "linear has"),
+        ] {
+            let damaged = reseal(&body.replacen(from, to, 1));
+            let err = format!("{:?}", Evaluator::parse(damaged.as_bytes()).unwrap_err());
+            assert!(err.contains(want), "{from} -> {to}: {err}");
+        }
+        let mut scale = body.to_string();
+        let at = scale.find("\nscale ").unwrap() + 7;
+        scale.insert(at, '-');
+        let err = format!(
+            "{:?}",
+            Evaluator::parse(reseal(&scale).as_bytes()).unwrap_err()
+        );
+        assert!(err.contains("scale is not a positive"), "{err}");
     }
 
     #[test]

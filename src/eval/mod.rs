@@ -6,8 +6,9 @@
 //! with it, and the MCTS can cut its playouts short and score them by it.
 //!
 //! * [`features`]: what is measured in a position (threats, roads, line shapes, stage).
-//! * [`qda`]: the per-phase quadratic discriminant and its fit; `discriminant`: the same compiled
-//!   to one quadratic form, what the searches evaluate.
+//! * [`qda`]: the per-phase quadratic discriminant and its fit; [`logistic`]: the same quadratic
+//!   form fitted as a logistic regression; `discriminant`: either compiled to one quadratic form,
+//!   what the searches evaluate.
 //! * [`Evaluator`]: the phases together, the rules that decide a position outright, the file.
 
 mod discriminant;
@@ -15,16 +16,19 @@ mod evaluator;
 pub mod features;
 mod file;
 pub mod linalg;
+pub mod logistic;
+mod phase;
 pub mod qda;
 
 pub use evaluator::{decided, Evaluator, DECIDED};
 pub use features::{Features, FEATURE_COUNT};
 pub use file::{EvalFileError, EvalFileErrorKind, EVAL_FORMAT_VERSION};
+pub use phase::Phase;
 
 #[cfg(test)]
 pub(crate) mod testing {
     use super::qda::{PhaseModel, Shrinkage};
-    use super::{Evaluator, FEATURE_COUNT};
+    use super::{Evaluator, Phase, FEATURE_COUNT};
     use rand::{Rng, SeedableRng};
 
     /// A small evaluator fitted to random features, two phases (0..20 and 20.. stones).
@@ -45,6 +49,10 @@ pub(crate) mod testing {
         let mut early = PhaseModel::fit(&w, &l, 0, Some(20), Shrinkage::default()).unwrap();
         early.calibration = [0.8, -0.1];
         let late = PhaseModel::fit(&l, &w, 20, None, Shrinkage::default()).unwrap();
-        Evaluator::new(vec![early, late], "test data").unwrap()
+        Evaluator::new(
+            vec![Phase::Discriminant(early), Phase::Discriminant(late)],
+            "test data",
+        )
+        .unwrap()
     }
 }

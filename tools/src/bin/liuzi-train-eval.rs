@@ -4,7 +4,7 @@
 //! JSON report.
 
 use clap::Parser;
-use liuzi::eval::{features, Evaluator};
+use liuzi::eval::{features, Evaluator, Phase};
 use liuzi::records::GameRecord;
 use liuzi_tools::eval_train::data::{sample_games, validation_games, SampleOptions, Skipped};
 use liuzi_tools::eval_train::fit::{
@@ -70,6 +70,15 @@ struct Cli {
     /// L2 penalty of the logistic-regression baseline.
     #[arg(long, default_value_t = 1e-3)]
     l2: f64,
+    /// The model the file stores: `qda` (the Bayesian discriminant) or `quadratic` (the same
+    /// quadratic form fitted as a logistic regression).
+    #[arg(long, value_enum, default_value_t = Model::Qda)]
+    model: Model,
+    /// L2 penalty on the quadratic logistic regression's mean log-loss (default 1e-4 with
+    /// `--model quadratic`). Given with `--model qda`, the regression is fitted and scored
+    /// beside the discriminant.
+    #[arg(long)]
+    quadratic_l2: Option<f64>,
     /// Use at most this many games (in file order): quick runs.
     #[arg(long)]
     max_games: Option<usize>,
@@ -80,6 +89,13 @@ struct Cli {
     /// held-out positions, overall and per input file: is the retrained file better?
     #[arg(long)]
     baseline: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Model {
+    Qda,
+    Quadratic,
 }
 
 #[derive(Serialize)]
@@ -98,6 +114,9 @@ struct PhaseReport {
     calibration: [f64; 2],
     logistic_iterations: usize,
     logistic_converged: bool,
+    /// L-BFGS iterations of the quadratic logistic regression (when fitted).
+    quadratic_iterations: Option<usize>,
+    quadratic_converged: Option<bool>,
     validation: Comparison,
 }
 
@@ -152,6 +171,9 @@ struct Report {
     inputs: Vec<String>,
     output: String,
     seed: u64,
+    /// What the file stores.
+    model: Model,
+    quadratic_l2: Option<f64>,
     validation_fraction: f64,
     per_game: usize,
     /// `--per-game-in`: the inputs sampled at another rate, (path, positions a game).
@@ -242,6 +264,12 @@ fn run(cli: Cli) -> Result<(), String> {
     if !(cli.ridge.is_finite() && cli.ridge >= 0.0) {
         return Err("--ridge must be >= 0".into());
     }
+    if cli
+        .quadratic_l2
+        .is_some_and(|l| !(l.is_finite() && l >= 0.0))
+    {
+        return Err("--quadratic-l2 must be >= 0".into());
+    }
     let ranges = phase_ranges(&cli.phases)?;
     let per_game_in = per_game_by_input(&cli.per_game_in, &cli.games)?;
     let threads = cli
@@ -301,6 +329,11 @@ fn run(cli: Cli) -> Result<(), String> {
             l2: cli.l2,
             ..LogisticOptions::default()
         },
+        quadratic_l2: cli.quadratic_l2.or(match cli.model {
+            Model::Quadratic => Some(1e-4),
+            Model::Qda => None,
+        }),
+        threads,
     };
     let mut fits: Vec<PhaseFit> = Vec::new();
     let mut per_phase = Vec::new();
@@ -357,6 +390,8 @@ fn run(cli: Cli) -> Result<(), String> {
             calibration: fit.model.calibration,
             logistic_iterations: fit.logistic.iterations,
             logistic_converged: fit.logistic.converged,
+            quadratic_iterations: fit.quadratic.as_ref().map(|q| q.iterations),
+            quadratic_converged: fit.quadratic.as_ref().map(|q| q.converged),
             validation,
         });
         fits.push(fit);
@@ -372,7 +407,14 @@ fn run(cli: Cli) -> Result<(), String> {
         cli.validation,
         command_line()
     );
-    let evaluator = Evaluator::new(fits.into_iter().map(|f| f.model).collect(), &source)?;
+    let phases = fits
+        .into_iter()
+        .map(|f| match (cli.model, f.quadratic) {
+            (Model::Quadratic, Some(q)) => Phase::Logistic(q.phase),
+            _ => Phase::Discriminant(f.model),
+        })
+        .collect();
+    let evaluator = Evaluator::new(phases, &source)?;
     evaluator.save(&cli.out).map_err(|e| e.to_string())?;
 
     // The saved evaluator and the baseline, as the engine reads them, per input file and phase.
@@ -437,6 +479,8 @@ fn run(cli: Cli) -> Result<(), String> {
         inputs: cli.games.iter().map(|p| p.display().to_string()).collect(),
         output: cli.out.display().to_string(),
         seed: cli.seed,
+        model: cli.model,
+        quadratic_l2: fit_options.quadratic_l2,
         validation_fraction: cli.validation,
         per_game: cli.per_game,
         per_game_in: cli
@@ -484,6 +528,9 @@ fn run(cli: Cli) -> Result<(), String> {
     line("logistic", &validation.logistic);
     line("qda + rules", &validation.qda_with_rules);
     line("logistic + rules", &validation.logistic_with_rules);
+    if let Some(q) = &validation.quadratic_with_rules {
+        line("quadratic + rules", q);
+    }
     let (dl, da) = (
         &report.qda_minus_logistic_log_loss,
         &report.qda_minus_logistic_accuracy,

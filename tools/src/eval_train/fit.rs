@@ -6,6 +6,7 @@
 use super::data::Sample;
 use super::logistic::{Logistic, LogisticOptions};
 use super::metrics::{Scores, Tally};
+use super::quadratic::{self, QuadraticFit};
 use liuzi::eval::qda::{sigmoid, PhaseModel, Shrinkage};
 use serde::Serialize;
 
@@ -45,6 +46,8 @@ pub struct PhaseFit {
     pub prior: f64,
     /// Inner-split log-loss of each (α, λ) tried (empty when both were given).
     pub grid_scores: Vec<(f64, f64, f64)>,
+    /// The quadratic logistic regression, when asked for.
+    pub quadratic: Option<QuadraticFit>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -55,6 +58,10 @@ pub struct FitOptions {
     pub lambda: Option<f64>,
     pub ridge: f64,
     pub logistic: LogisticOptions,
+    /// L2 penalty of the quadratic logistic regression; `None`: not fitted.
+    pub quadratic_l2: Option<f64>,
+    /// Threads for the quadratic fit's gradients.
+    pub threads: usize,
 }
 
 fn rows<'a>(samples: &[&'a Sample]) -> Vec<&'a [f64]> {
@@ -149,12 +156,23 @@ pub fn fit_phase(
     let ys: Vec<bool> = train.iter().map(|s| s.win).collect();
     let logistic = Logistic::fit(&refs, &ys, options.logistic);
     let prior = ys.iter().filter(|&&y| y).count() as f64 / ys.len().max(1) as f64;
+    let quadratic = options.quadratic_l2.map(|l2| {
+        quadratic::fit(
+            &rows(train),
+            &ys,
+            range,
+            (&model.center, &model.scale),
+            l2,
+            options.threads,
+        )
+    });
     Ok(PhaseFit {
         model,
         logistic,
         shrinkage,
         prior,
         grid_scores,
+        quadratic,
     })
 }
 
@@ -180,6 +198,8 @@ pub struct Comparison {
     pub qda_with_rules: Scores,
     /// The same rules in front of the logistic regression.
     pub logistic_with_rules: Scores,
+    /// The quadratic logistic regression behind the rules (when fitted).
+    pub quadratic_with_rules: Option<Scores>,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -190,6 +210,7 @@ pub struct ComparisonTally {
     pub logistic: Tally,
     pub qda_with_rules: Tally,
     pub logistic_with_rules: Tally,
+    pub quadratic_with_rules: Tally,
 }
 
 impl ComparisonTally {
@@ -204,6 +225,12 @@ impl ComparisonTally {
         self.qda_with_rules.add(s.decided.unwrap_or(qda), s.win);
         self.logistic_with_rules
             .add(s.decided.unwrap_or(logistic), s.win);
+        if let Some(q) = &fit.quadratic {
+            let p = s
+                .decided
+                .unwrap_or_else(|| q.phase.win_probability(&s.features));
+            self.quadratic_with_rules.add(p, s.win);
+        }
     }
 
     pub fn merge(&mut self, o: &ComparisonTally) {
@@ -213,6 +240,7 @@ impl ComparisonTally {
         self.logistic.merge(&o.logistic);
         self.qda_with_rules.merge(&o.qda_with_rules);
         self.logistic_with_rules.merge(&o.logistic_with_rules);
+        self.quadratic_with_rules.merge(&o.quadratic_with_rules);
     }
 
     pub fn scores(&self) -> Comparison {
@@ -223,6 +251,8 @@ impl ComparisonTally {
             logistic: self.logistic.scores(),
             qda_with_rules: self.qda_with_rules.scores(),
             logistic_with_rules: self.logistic_with_rules.scores(),
+            quadratic_with_rules: Some(self.quadratic_with_rules.scores())
+                .filter(|s| s.positions > 0),
         }
     }
 }

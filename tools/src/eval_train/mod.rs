@@ -3,5 +3,7 @@
 
 pub mod data;
 pub mod fit;
+pub mod lbfgs;
 pub mod logistic;
 pub mod metrics;
+pub mod quadratic;
