@@ -439,6 +439,88 @@ fn train_eval_scores_a_baseline_on_the_same_held_out_positions() {
     assert!(!Path::new(&p("c.eval")).exists());
 }
 
+/// `liuzi-train-eval --model quadratic`: the file holds logistic phases that the engine's loader
+/// reads, each phase's penalty is chosen from the grid on the inner split, and the file as the
+/// engine evaluates it (compiled) scores what the trainer's own reference scored.
+#[test]
+fn train_eval_quadratic_model_writes_logistic_phases() {
+    const EVAL_BIN: &str = env!("CARGO_BIN_EXE_liuzi-train-eval");
+    let dir = tempfile::tempdir().unwrap();
+    let p = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    write_games(Path::new(&p("g.games")), 60);
+    let train = |out: &str, extra: &[&str]| {
+        let mut args: Vec<String> = [
+            "--games",
+            &p("g.games"),
+            "--out",
+            &p(out),
+            "--phases",
+            "20",
+            "--validation",
+            "0.3",
+            "--threads",
+            "2",
+            "--model",
+            "quadratic",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        args.extend(extra.iter().map(|s| s.to_string()));
+        Command::new(EVAL_BIN).args(&args).output().unwrap()
+    };
+    let out = train("q.eval", &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(p("q.eval")).unwrap();
+    assert_eq!(text.matches(" logistic\n").count(), 2, "{text}");
+    let evaluator = liuzi::eval::Evaluator::load(Path::new(&p("q.eval"))).unwrap();
+    assert!(matches!(
+        evaluator.phase(30),
+        liuzi::eval::Phase::Logistic(_)
+    ));
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(p("q.eval.report.json")).unwrap()).unwrap();
+    assert_eq!(report["model"], "quadratic");
+    for phase in report["per_phase"].as_array().unwrap() {
+        let grid = phase["quadratic_grid_scores"].as_array().unwrap();
+        assert_eq!(grid.len(), 4, "{phase}");
+        let chosen = phase["quadratic_l2"].as_f64().unwrap();
+        let best = grid
+            .iter()
+            .min_by(|a, b| a[1].as_f64().unwrap().total_cmp(&b[1].as_f64().unwrap()))
+            .unwrap();
+        assert_eq!(best[0].as_f64().unwrap(), chosen, "{phase}");
+    }
+    let reference = report["validation"]["quadratic_with_rules"]["log_loss"]
+        .as_f64()
+        .unwrap();
+    let saved = report["per_input"][0]["new"]["log_loss"].as_f64().unwrap();
+    assert!((reference - saved).abs() < 1e-9, "{reference} vs {saved}");
+
+    // A fixed penalty is used as given; a bad one is refused before anything is written.
+    let fixed = train("f.eval", &["--quadratic-l2", "0.001"]);
+    assert!(
+        fixed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&fixed.stderr)
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(p("f.eval.report.json")).unwrap()).unwrap();
+    assert_eq!(report["per_phase"][0]["quadratic_l2"], 0.001);
+    let bad = train("b.eval", &["--quadratic-l2", "lots"]);
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        err.contains("--quadratic-l2") && err.contains("lots"),
+        "{err}"
+    );
+    assert!(!Path::new(&p("b.eval")).exists());
+}
+
 /// `--match-games` records train from the first chosen stone: a file of match records alone
 /// trains, and the same games read as match records give 3 positions a game fewer.
 #[test]

@@ -1,7 +1,8 @@
-//! `liuzi-train-eval`: trains the evaluator (a Bayesian win / loss classifier per game phase)
-//! on positions of recorded games labelled by their results, measures it on held-out games
-//! against a logistic regression on the same features, and writes the evaluator file and a
-//! JSON report.
+//! `liuzi-train-eval`: trains the evaluator (per game phase, a Bayesian win / loss classifier
+//! or, with `--model quadratic`, the same quadratic form fitted as a logistic regression) on
+//! positions of recorded games labelled by their results, measures it on held-out games against
+//! a linear logistic regression on the same features, and writes the evaluator file and a JSON
+//! report.
 
 use clap::Parser;
 use liuzi::eval::{features, Evaluator, Phase};
@@ -9,7 +10,7 @@ use liuzi::records::GameRecord;
 use liuzi_tools::eval_train::data::{sample_games, validation_games, SampleOptions, Skipped};
 use liuzi_tools::eval_train::fit::{
     fit_phase, in_range, phase_ranges, standardise, Comparison, ComparisonTally, FitOptions,
-    PhaseFit,
+    PhaseFit, QUADRATIC_L2_GRID,
 };
 use liuzi_tools::eval_train::logistic::LogisticOptions;
 use liuzi_tools::eval_train::metrics::{Scores, Tally};
@@ -22,7 +23,7 @@ use std::time::Instant;
 #[command(
     name = "liuzi-train-eval",
     version,
-    about = "Train Liuzi's position evaluator (per-phase Bayesian classifier) on game records"
+    about = "Train Liuzi's position evaluator (per-phase Bayesian classifier or quadratic logistic regression) on game records"
 )]
 struct Cli {
     /// Game records (.games, SGF or CCGC); repeat for several files. Games without a winner
@@ -74,11 +75,12 @@ struct Cli {
     /// quadratic form fitted as a logistic regression).
     #[arg(long, value_enum, default_value_t = Model::Qda)]
     model: Model,
-    /// L2 penalty on the quadratic logistic regression's mean log-loss (default 1e-4 with
-    /// `--model quadratic`). Given with `--model qda`, the regression is fitted and scored
-    /// beside the discriminant.
+    /// L2 penalty on the quadratic logistic regression's mean log-loss; `auto` (the default
+    /// with `--model quadratic`) picks it per phase from 1e-5, 1e-4, 1e-3, 1e-2 on a fifth of
+    /// the training games. Given with `--model qda`, the regression is fitted and scored beside
+    /// the discriminant.
     #[arg(long)]
-    quadratic_l2: Option<f64>,
+    quadratic_l2: Option<String>,
     /// Use at most this many games (in file order): quick runs.
     #[arg(long)]
     max_games: Option<usize>,
@@ -114,6 +116,10 @@ struct PhaseReport {
     calibration: [f64; 2],
     logistic_iterations: usize,
     logistic_converged: bool,
+    /// The quadratic logistic regression's L2 penalty, and (penalty, inner-split log-loss) of
+    /// every penalty tried (when fitted).
+    quadratic_l2: Option<f64>,
+    quadratic_grid_scores: Vec<(f64, f64)>,
     /// L-BFGS iterations of the quadratic logistic regression (when fitted).
     quadratic_iterations: Option<usize>,
     quadratic_converged: Option<bool>,
@@ -173,7 +179,8 @@ struct Report {
     seed: u64,
     /// What the file stores.
     model: Model,
-    quadratic_l2: Option<f64>,
+    /// The quadratic logistic regression's penalties to choose from (when fitted).
+    quadratic_l2: Option<Vec<f64>>,
     validation_fraction: f64,
     per_game: usize,
     /// `--per-game-in`: the inputs sampled at another rate, (path, positions a game).
@@ -264,12 +271,18 @@ fn run(cli: Cli) -> Result<(), String> {
     if !(cli.ridge.is_finite() && cli.ridge >= 0.0) {
         return Err("--ridge must be >= 0".into());
     }
-    if cli
-        .quadratic_l2
-        .is_some_and(|l| !(l.is_finite() && l >= 0.0))
-    {
-        return Err("--quadratic-l2 must be >= 0".into());
-    }
+    let quadratic_l2 = match (cli.quadratic_l2.as_deref(), cli.model) {
+        (None, Model::Qda) => None,
+        (None | Some("auto"), _) => Some(QUADRATIC_L2_GRID.to_vec()),
+        (Some(text), _) => match text.parse::<f64>() {
+            Ok(l) if l.is_finite() && l >= 0.0 => Some(vec![l]),
+            _ => {
+                return Err(format!(
+                    "--quadratic-l2 must be `auto` or a number >= 0, not `{text}`"
+                ))
+            }
+        },
+    };
     let ranges = phase_ranges(&cli.phases)?;
     let per_game_in = per_game_by_input(&cli.per_game_in, &cli.games)?;
     let threads = cli
@@ -329,10 +342,7 @@ fn run(cli: Cli) -> Result<(), String> {
             l2: cli.l2,
             ..LogisticOptions::default()
         },
-        quadratic_l2: cli.quadratic_l2.or(match cli.model {
-            Model::Quadratic => Some(1e-4),
-            Model::Qda => None,
-        }),
+        quadratic_l2: quadratic_l2.clone(),
         threads,
     };
     let mut fits: Vec<PhaseFit> = Vec::new();
@@ -378,6 +388,15 @@ fn run(cli: Cli) -> Result<(), String> {
             validation.logistic.log_loss,
             validation.prior.log_loss,
         );
+        if let Some(q) = &validation.quadratic_with_rules {
+            eprintln!(
+                "  quadratic logistic: L2 {:e} ({} iterations)  accuracy {:.4}  log-loss {:.4} (with the rules)",
+                fit.quadratic_l2,
+                fit.quadratic.as_ref().map_or(0, |q| q.iterations),
+                q.accuracy,
+                q.log_loss
+            );
+        }
         per_phase.push(PhaseReport {
             first_stone: range.0,
             end_stone: range.1,
@@ -390,6 +409,8 @@ fn run(cli: Cli) -> Result<(), String> {
             calibration: fit.model.calibration,
             logistic_iterations: fit.logistic.iterations,
             logistic_converged: fit.logistic.converged,
+            quadratic_l2: fit.quadratic.as_ref().map(|_| fit.quadratic_l2),
+            quadratic_grid_scores: fit.quadratic_grid_scores.clone(),
             quadratic_iterations: fit.quadratic.as_ref().map(|q| q.iterations),
             quadratic_converged: fit.quadratic.as_ref().map(|q| q.converged),
             validation,
@@ -480,7 +501,7 @@ fn run(cli: Cli) -> Result<(), String> {
         output: cli.out.display().to_string(),
         seed: cli.seed,
         model: cli.model,
-        quadratic_l2: fit_options.quadratic_l2,
+        quadratic_l2,
         validation_fraction: cli.validation,
         per_game: cli.per_game,
         per_game_in: cli

@@ -14,6 +14,8 @@ use serde::Serialize;
 pub const POOLED_GRID: [f64; 6] = [0.0, 0.25, 0.5, 0.75, 0.9, 1.0];
 /// Weights of the diagonal target tried when the trainer chooses λ itself.
 pub const DIAGONAL_GRID: [f64; 4] = [0.0, 0.03, 0.1, 0.3];
+/// L2 penalties of the quadratic logistic regression tried when the trainer chooses one.
+pub const QUADRATIC_L2_GRID: [f64; 4] = [1e-5, 1e-4, 1e-3, 1e-2];
 
 /// The phases `[0, b1), [b1, b2), ..., [bn, ∞)` of sorted, distinct, positive bounds.
 pub fn phase_ranges(bounds: &[u32]) -> Result<Vec<(u32, Option<u32>)>, String> {
@@ -48,9 +50,12 @@ pub struct PhaseFit {
     pub grid_scores: Vec<(f64, f64, f64)>,
     /// The quadratic logistic regression, when asked for.
     pub quadratic: Option<QuadraticFit>,
+    /// Its L2 penalty, and the inner-split log-loss of each penalty tried (empty when given).
+    pub quadratic_l2: f64,
+    pub quadratic_grid_scores: Vec<(f64, f64)>,
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct FitOptions {
     /// α; `None`: choose from [`POOLED_GRID`] on an inner split.
     pub pooled: Option<f64>,
@@ -58,8 +63,9 @@ pub struct FitOptions {
     pub lambda: Option<f64>,
     pub ridge: f64,
     pub logistic: LogisticOptions,
-    /// L2 penalty of the quadratic logistic regression; `None`: not fitted.
-    pub quadratic_l2: Option<f64>,
+    /// The L2 penalties of the quadratic logistic regression to choose from on the inner
+    /// split (one: that one); `None`: not fitted.
+    pub quadratic_l2: Option<Vec<f64>>,
     /// Threads for the quadratic fit's gradients.
     pub threads: usize,
 }
@@ -112,6 +118,14 @@ pub fn fit_phase(
     range: (u32, Option<u32>),
     options: &FitOptions,
 ) -> Result<PhaseFit, String> {
+    let part = |want: bool| -> Vec<&Sample> {
+        train
+            .iter()
+            .zip(inner)
+            .filter(|(_, &i)| i == want)
+            .map(|(s, _)| *s)
+            .collect()
+    };
     let pooled_grid = options.pooled.map_or(POOLED_GRID.to_vec(), |a| vec![a]);
     let diagonal_grid = options.lambda.map_or(DIAGONAL_GRID.to_vec(), |l| vec![l]);
     let mut grid_scores = Vec::new();
@@ -121,14 +135,6 @@ pub fn fit_phase(
         ridge: options.ridge,
     };
     if pooled_grid.len() * diagonal_grid.len() > 1 {
-        let part = |want: bool| -> Vec<&Sample> {
-            train
-                .iter()
-                .zip(inner)
-                .filter(|(_, &i)| i == want)
-                .map(|(s, _)| *s)
-                .collect()
-        };
         let (fit_part, check_part) = (part(false), part(true));
         let mut best = f64::INFINITY;
         for &pooled in &pooled_grid {
@@ -156,16 +162,40 @@ pub fn fit_phase(
     let ys: Vec<bool> = train.iter().map(|s| s.win).collect();
     let logistic = Logistic::fit(&refs, &ys, options.logistic);
     let prior = ys.iter().filter(|&&y| y).count() as f64 / ys.len().max(1) as f64;
-    let quadratic = options.quadratic_l2.map(|l2| {
+    let standardisation = (&model.center[..], &model.scale[..]);
+    let fit_quadratic = |samples: &[&Sample], l2: f64| {
+        let ys: Vec<bool> = samples.iter().map(|s| s.win).collect();
         quadratic::fit(
-            &rows(train),
+            &rows(samples),
             &ys,
             range,
-            (&model.center, &model.scale),
+            standardisation,
             l2,
             options.threads,
         )
-    });
+    };
+    let (mut quadratic, mut quadratic_l2, mut quadratic_grid_scores) = (None, 0.0, Vec::new());
+    if let Some(grid) = &options.quadratic_l2 {
+        quadratic_l2 = grid[0];
+        if grid.len() > 1 {
+            let (fit_part, check_part) = (part(false), part(true));
+            let mut best = f64::INFINITY;
+            for &l2 in grid {
+                let candidate = fit_quadratic(&fit_part, l2).phase;
+                let mut t = Tally::default();
+                for s in &check_part {
+                    t.add(candidate.win_probability(&s.features), s.win);
+                }
+                let score = t.scores().log_loss;
+                quadratic_grid_scores.push((l2, score));
+                if score < best {
+                    best = score;
+                    quadratic_l2 = l2;
+                }
+            }
+        }
+        quadratic = Some(fit_quadratic(train, quadratic_l2));
+    }
     Ok(PhaseFit {
         model,
         logistic,
@@ -173,6 +203,8 @@ pub fn fit_phase(
         prior,
         grid_scores,
         quadratic,
+        quadratic_l2,
+        quadratic_grid_scores,
     })
 }
 
