@@ -1,6 +1,7 @@
-//! The learned position evaluation (design.md; Lee & Mahajan's BILL): a Bayesian win / loss
-//! classifier per game phase over features from the pattern layer, trained offline by
-//! `liuzi-train-eval` and stored in a versioned, checked file.
+//! The learned position evaluation (design.md; Lee & Mahajan's BILL): per game phase, a Bayesian
+//! win / loss classifier or the same quadratic form fitted as a logistic regression, over
+//! features from the pattern layer, trained offline by `liuzi-train-eval` and stored in a
+//! versioned, checked file.
 //!
 //! Sits above `patterns` and `policy`, below `search`: the alpha-beta search scores its leaves
 //! with it, and the MCTS can cut its playouts short and score them by it.
