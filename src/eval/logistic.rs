@@ -76,7 +76,7 @@ impl LogisticPhase {
         sigmoid(self.logit(x))
     }
 
-    /// Lengths agree, every number is finite, every scale is positive.
+    /// Lengths agree, every number is finite, every scale is positive, the range is not empty.
     pub fn validate(&self) -> Result<(), String> {
         let n = self.dim();
         if self.scale.len() != n || self.theta.len() != coefficient_count(n) {
@@ -97,6 +97,9 @@ impl LogisticPhase {
         }
         if self.scale.iter().any(|s| !(s.is_finite() && *s > 0.0)) {
             return Err("a scale is not a positive number".into());
+        }
+        if self.end_stone.is_some_and(|e| e <= self.first_stone) {
+            return Err("the phase's stone range is empty".into());
         }
         Ok(())
     }
@@ -142,8 +145,11 @@ mod tests {
         let mut nan = good.clone();
         nan.theta[3] = f64::NAN;
         assert!(nan.validate().is_err());
-        let mut zero = good;
+        let mut zero = good.clone();
         zero.scale[1] = 0.0;
         assert!(zero.validate().is_err());
+        let mut empty = good;
+        (empty.first_stone, empty.end_stone) = (8, Some(8));
+        assert!(empty.validate().is_err());
     }
 }
