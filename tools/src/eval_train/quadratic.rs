@@ -161,7 +161,7 @@ mod tests {
         let plain = fit(&refs, &ys, (0, None), (&[0.0; 2], &[1.0; 2]), 0.0, 1).phase;
         let scaled = fit(&refs, &ys, (0, None), (&[2.0, 0.0], &[1.2, 5.8]), 0.0, 3).phase;
         for x in [[1.0, 3.0], [3.5, -8.0], [0.2, 0.0]] {
-            let (a, b) = (plain.probability(&x), scaled.probability(&x));
+            let (a, b) = (plain.win_probability(&x), scaled.win_probability(&x));
             assert!((a - b).abs() < 1e-3, "{a} vs {b} at {x:?}");
         }
     }
