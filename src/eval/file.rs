@@ -73,34 +73,14 @@ impl Evaluator {
                 .end_stone()
                 .map_or_else(|| "inf".to_string(), |e| e.to_string());
             let first = phase.first_stone();
-            let phase = match phase {
+            match phase {
                 Phase::Logistic(m) => {
                     let _ = writeln!(text, "phase {first} {end} logistic");
-                    push_values(&mut text, "center", &m.center);
-                    push_values(&mut text, "scale", &m.scale);
-                    push_values(&mut text, "constant", &m.theta[..1]);
-                    let n = m.dim();
-                    push_values(&mut text, "linear", &m.theta[1..=n]);
-                    text.push_str("pairs\n");
-                    let mut start = n + 1;
-                    for i in 0..n {
-                        push_values(&mut text, "", &m.theta[start..start + i + 1]);
-                        start += i + 1;
-                    }
-                    continue;
+                    write_logistic(&mut text, m);
                 }
-                Phase::Discriminant(m) => m,
-            };
-            let _ = writeln!(text, "phase {first} {end}");
-            push_values(&mut text, "center", &phase.center);
-            push_values(&mut text, "scale", &phase.scale);
-            push_values(&mut text, "calibration", &phase.calibration);
-            for (name, class) in [("win", &phase.win), ("loss", &phase.loss)] {
-                let _ = writeln!(text, "class {name} {:e} {}", class.prior, class.samples);
-                push_values(&mut text, "mean", &class.mean);
-                text.push_str("cov\n");
-                for (i, row) in class.cov.chunks(class.dim()).enumerate() {
-                    push_values(&mut text, "", &row[..=i]);
+                Phase::Discriminant(m) => {
+                    let _ = writeln!(text, "phase {first} {end}");
+                    write_discriminant(&mut text, m);
                 }
             }
         }
@@ -127,6 +107,36 @@ impl Evaluator {
             }
         })?;
         parse_body(&mut Reader::new(payload)).map_err(ErrorKind::Corrupt)
+    }
+}
+
+/// A discriminant phase's lines after its `phase` line.
+fn write_discriminant(text: &mut String, phase: &PhaseModel) {
+    push_values(text, "center", &phase.center);
+    push_values(text, "scale", &phase.scale);
+    push_values(text, "calibration", &phase.calibration);
+    for (name, class) in [("win", &phase.win), ("loss", &phase.loss)] {
+        let _ = writeln!(text, "class {name} {:e} {}", class.prior, class.samples);
+        push_values(text, "mean", &class.mean);
+        text.push_str("cov\n");
+        for (i, row) in class.cov.chunks(class.dim()).enumerate() {
+            push_values(text, "", &row[..=i]);
+        }
+    }
+}
+
+/// A logistic phase's lines after its `phase` line.
+fn write_logistic(text: &mut String, phase: &LogisticPhase) {
+    let n = phase.dim();
+    push_values(text, "center", &phase.center);
+    push_values(text, "scale", &phase.scale);
+    push_values(text, "constant", &phase.theta[..1]);
+    push_values(text, "linear", &phase.theta[1..=n]);
+    text.push_str("pairs\n");
+    let mut start = n + 1;
+    for i in 0..n {
+        push_values(text, "", &phase.theta[start..=start + i]);
+        start += i + 1;
     }
 }
 

@@ -391,7 +391,7 @@ fn run(cli: Cli) -> Result<(), String> {
         if let Some(q) = &validation.quadratic_with_rules {
             eprintln!(
                 "  quadratic logistic: L2 {:e} ({} iterations)  accuracy {:.4}  log-loss {:.4} (with the rules)",
-                fit.quadratic_l2,
+                fit.quadratic.as_ref().map_or(0.0, |q| q.l2),
                 fit.quadratic.as_ref().map_or(0, |q| q.iterations),
                 q.accuracy,
                 q.log_loss
@@ -409,7 +409,7 @@ fn run(cli: Cli) -> Result<(), String> {
             calibration: fit.model.calibration,
             logistic_iterations: fit.logistic.iterations,
             logistic_converged: fit.logistic.converged,
-            quadratic_l2: fit.quadratic.as_ref().map(|_| fit.quadratic_l2),
+            quadratic_l2: fit.quadratic.as_ref().map(|q| q.l2),
             quadratic_grid_scores: fit.quadratic_grid_scores.clone(),
             quadratic_iterations: fit.quadratic.as_ref().map(|q| q.iterations),
             quadratic_converged: fit.quadratic.as_ref().map(|q| q.converged),

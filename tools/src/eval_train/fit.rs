@@ -50,8 +50,7 @@ pub struct PhaseFit {
     pub grid_scores: Vec<(f64, f64, f64)>,
     /// The quadratic logistic regression, when asked for.
     pub quadratic: Option<QuadraticFit>,
-    /// Its L2 penalty, and the inner-split log-loss of each penalty tried (empty when given).
-    pub quadratic_l2: f64,
+    /// The inner-split log-loss of each L2 penalty it tried (empty when one was given).
     pub quadratic_grid_scores: Vec<(f64, f64)>,
 }
 
@@ -102,10 +101,11 @@ fn qda(
     Ok(model)
 }
 
-fn log_loss(model: &PhaseModel, samples: &[&Sample]) -> f64 {
+/// The log-loss of P(win) = `p(features)` over `samples`.
+fn log_loss(p: impl Fn(&[f64]) -> f64, samples: &[&Sample]) -> f64 {
     let mut t = Tally::default();
     for s in samples {
-        t.add(model.win_probability(&s.features), s.win);
+        t.add(p(&s.features), s.win);
     }
     t.scores().log_loss
 }
@@ -146,7 +146,7 @@ pub fn fit_phase(
                 };
                 // A setting whose covariance cannot be factorised loses.
                 let score = qda(&fit_part, range, candidate, options)
-                    .map(|m| log_loss(&m, &check_part))
+                    .map(|m| log_loss(|x| m.win_probability(x), &check_part))
                     .unwrap_or(f64::INFINITY);
                 grid_scores.push((pooled, lambda, score));
                 if score < best {
@@ -174,19 +174,15 @@ pub fn fit_phase(
             options.threads,
         )
     };
-    let (mut quadratic, mut quadratic_l2, mut quadratic_grid_scores) = (None, 0.0, Vec::new());
+    let (mut quadratic, mut quadratic_grid_scores) = (None, Vec::new());
     if let Some(grid) = &options.quadratic_l2 {
-        quadratic_l2 = grid[0];
+        let mut quadratic_l2 = grid[0];
         if grid.len() > 1 {
             let (fit_part, check_part) = (part(false), part(true));
             let mut best = f64::INFINITY;
             for &l2 in grid {
                 let candidate = fit_quadratic(&fit_part, l2).phase;
-                let mut t = Tally::default();
-                for s in &check_part {
-                    t.add(candidate.win_probability(&s.features), s.win);
-                }
-                let score = t.scores().log_loss;
+                let score = log_loss(|x| candidate.win_probability(x), &check_part);
                 quadratic_grid_scores.push((l2, score));
                 if score < best {
                     best = score;
@@ -203,7 +199,6 @@ pub fn fit_phase(
         prior,
         grid_scores,
         quadratic,
-        quadratic_l2,
         quadratic_grid_scores,
     })
 }

@@ -7,6 +7,12 @@
 use liuzi::eval::linalg::Cholesky;
 use liuzi::eval::qda::sigmoid;
 
+/// −ln P(y | logit t): ln(1 + e^−t) for a win, ln(1 + e^t) for a loss, computed stably.
+pub fn neg_log_likelihood(t: f64, y: bool) -> f64 {
+    let z = if y { -t } else { t };
+    z.max(0.0) + (-z.abs()).exp().ln_1p()
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Logistic {
     pub intercept: f64,
@@ -58,12 +64,7 @@ impl Logistic {
             let data: f64 = rows
                 .iter()
                 .zip(ys)
-                .map(|(x, &y)| {
-                    let t = model.logit(x);
-                    // −ln σ(t) = ln(1 + e^−t), computed stably.
-                    let z = if y { -t } else { t };
-                    z.max(0.0) + (-z.abs()).exp().ln_1p()
-                })
+                .map(|(x, &y)| neg_log_likelihood(model.logit(x), y))
                 .sum();
             data + 0.5 * options.l2 * theta[1..].iter().map(|w| w * w).sum::<f64>()
         };

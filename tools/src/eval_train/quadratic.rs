@@ -8,6 +8,7 @@
 //! L-BFGS from zero finds its one minimum.
 
 use super::lbfgs::{minimise, LbfgsOptions};
+use super::logistic::neg_log_likelihood;
 use liuzi::eval::logistic::{coefficient_count, expand, LogisticPhase};
 use liuzi::eval::qda::sigmoid;
 
@@ -15,18 +16,14 @@ use liuzi::eval::qda::sigmoid;
 #[derive(Clone, Debug, PartialEq)]
 pub struct QuadraticFit {
     pub phase: LogisticPhase,
+    /// The L2 penalty it was fitted with.
+    pub l2: f64,
     pub iterations: usize,
     pub converged: bool,
 }
 
 fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
-}
-
-/// −ln P(y | logit t), stably.
-fn neg_log_likelihood(t: f64, y: bool) -> f64 {
-    let z = if y { -t } else { t };
-    z.max(0.0) + (-z.abs()).exp().ln_1p()
 }
 
 /// Fits the phase `range`'s `rows` (raw features, all of `center`'s length) to `ys`,
@@ -110,6 +107,7 @@ pub fn fit(
     phase.theta = result.x;
     QuadraticFit {
         phase,
+        l2,
         iterations: result.iterations,
         converged: result.converged,
     }
