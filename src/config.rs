@@ -432,7 +432,7 @@ mod tests {
         assert_eq!(c.engine.evaluator, Path::new("<built-in>/default.eval"));
         assert_eq!(c.engine.search, SearchKind::Mcts);
         assert_eq!(c.search.playout_cutoff, 4);
-        assert_eq!(c.search.value_mix, 0.75);
+        assert_eq!(c.search.value_mix, 0.9);
         assert_eq!(c.c6.letters, Letters::Cloudict);
         assert_eq!(c.search.exploration, 0.4);
         assert_eq!(c.search.prior_visits, 5000.0);
