@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """Compares two runs against the same opponent on the same openings, game by game.
 
-usage: paired.py A.jsonl B.jsonl
+usage: paired.py [--opponent NAME] A.jsonl B.jsonl
+
+With --opponent, the side compared is whichever engine is not NAME in each record, e.g.
+`--opponent alphabeta` for two MCTS variants' runs against alpha-beta on the same openings
+(`experiments/tree-defence/run.sh alphabeta` with BASE, where the compared engine's name differs
+between the runs); without it, the engine whose name starts with `liuzi`.
 
 Runs of `run.sh` with the same SEED play the same openings in the same order, and Cloudict is
 deterministic, so most games end the same way in both runs (the opening decides them). Only the
@@ -14,11 +19,14 @@ import math
 import sys
 
 
-def load(path):
+def load(path, opponent=None):
     games = {}
     for line in open(path):
         g = json.loads(line)
-        ours = 'B' if g['black'].startswith('liuzi') else 'W'
+        if opponent is None:
+            ours = 'B' if g['black'].startswith('liuzi') else 'W'
+        else:
+            ours = 'W' if g['black'] == opponent else 'B'
         if g['result'] == ours:
             points = 1.0
         elif g['result'] in ('B', 'W'):
@@ -39,9 +47,13 @@ def sign_test(wins, losses):
 
 
 def main():
-    if len(sys.argv) != 3:
+    args = sys.argv[1:]
+    opponent = None
+    if args[:1] == ['--opponent'] and len(args) > 1:
+        opponent, args = args[1], args[2:]
+    if len(args) != 2:
         sys.exit(__doc__.strip())
-    a, b = load(sys.argv[1]), load(sys.argv[2])
+    a, b = load(args[0], opponent), load(args[1], opponent)
     common = sorted(set(a) & set(b))
     print(f"{len(common)} games in both: A {sum(a[k][1] for k in common)} points, "
           f"B {sum(b[k][1] for k in common)}")
