@@ -146,6 +146,10 @@ pub struct SearchParams {
     pub tactics: SolverParams,
     /// Stones after which a playout stops and is scored by the evaluator; 0 = full playouts.
     pub playout_cutoff: u32,
+    /// The cut-off counts only free stones (roulette draws): a playout whose next stone is a
+    /// forced block, or a six, plays on past it, so the evaluator scores a position with no
+    /// four left to answer; at most 4 × `playout_cutoff` stones in all.
+    pub playout_cutoff_quiet: bool,
     /// How playouts draw their free stones.
     pub playout_policy: PlayoutPolicy,
     /// λ of the leaf value: a playout's reward is (1 − λ)·result + λ·v, v the evaluator's win

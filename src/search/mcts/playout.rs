@@ -14,9 +14,38 @@ use rand::Rng;
 pub(crate) struct Cutoff<'a> {
     pub stones: u32,
     pub evaluator: &'a Evaluator,
+    /// `search.playout_cutoff_quiet`: only free stones count, and the playout goes on past
+    /// the cut-off while its next stone is forced (a six, a block).
+    pub quiet: bool,
 }
 
+/// A quiet cut-off stops after this many times its stones in all, forced ones included: a
+/// chain of blocks that each make a four could otherwise run long.
+const QUIET_CUTOFF_STONES: u32 = 4;
+
 impl Cutoff<'_> {
+    /// Whether the playout stops here, after `played` stones of which `counted` count.
+    fn reached<P: SearchPosition>(
+        &self,
+        pos: &mut P,
+        played: u32,
+        counted: u32,
+        scratch: &mut Vec<Point>,
+    ) -> bool {
+        if counted < self.stones {
+            return false;
+        }
+        if !self.quiet || played >= QUIET_CUTOFF_STONES * self.stones {
+            return true;
+        }
+        pos.winning_points(scratch);
+        if !scratch.is_empty() {
+            return false;
+        }
+        pos.blocking_points(scratch);
+        scratch.is_empty()
+    }
+
     fn end<P: SearchPosition>(&self, pos: &P) -> PlayoutEnd {
         let p = match pos.features() {
             Some(fb) => self.evaluator.win_probability(fb),
@@ -70,7 +99,7 @@ pub(crate) fn playout_step<P: SearchPosition>(
     pos: &mut P,
     rng: &mut SearchRng,
     scratch: &mut Vec<Point>,
-) -> Result<Point, GameResult> {
+) -> Result<PlayoutStone, GameResult> {
     let me = pos.board().to_move();
     pos.winning_points(scratch);
     if !scratch.is_empty() {
@@ -82,9 +111,18 @@ pub(crate) fn playout_step<P: SearchPosition>(
         if pos.opponent_threat_count().is_some_and(|t| t > stones_left) {
             return Err(GameResult::Win(me.opponent()));
         }
-        return Ok(best_block(pos, scratch, rng));
+        return Ok(PlayoutStone::Block(best_block(pos, scratch, rng)));
     }
-    pos.sample_playout_stone(rng).ok_or(GameResult::Draw)
+    pos.sample_playout_stone(rng)
+        .map(PlayoutStone::Free)
+        .ok_or(GameResult::Draw)
+}
+
+/// A stone a playout places: a forced block, or a free draw from the roulette wheel.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum PlayoutStone {
+    Block(Point),
+    Free(Point),
 }
 
 /// The stone a playout would place next, playing out decided cases too (a winning stone, a
@@ -137,18 +175,28 @@ pub(crate) fn run_playout<P: SearchPosition>(
     cutoff: Option<&Cutoff>,
 ) -> PlayoutEnd {
     let mut played = 0;
+    // The stones that count toward the cut-off: all of them, or with a quiet cut-off the
+    // free ones.
+    let mut counted = 0;
     loop {
         let result = pos.board().result();
         if result != GameResult::Ongoing {
             return PlayoutEnd::Over(result);
         }
-        if let Some(c) = cutoff.filter(|c| played >= c.stones) {
+        if let Some(c) = cutoff.filter(|c| c.reached(pos, played, counted, scratch)) {
             return c.end(pos);
         }
         match playout_step(pos, rng, scratch) {
-            Ok(p) => {
+            Ok(stone) => {
+                let (p, forced) = match stone {
+                    PlayoutStone::Block(p) => (p, true),
+                    PlayoutStone::Free(p) => (p, false),
+                };
                 pos.play(p);
                 played += 1;
+                if !(forced && cutoff.is_some_and(|c| c.quiet)) {
+                    counted += 1;
+                }
             }
             Err(result) => return PlayoutEnd::Over(result),
         }
@@ -289,11 +337,51 @@ mod tests {
     }
 
     #[test]
+    fn a_quiet_cut_off_counts_free_stones_and_stops_where_nothing_is_forced() {
+        let evaluator = crate::eval::testing::sample_evaluator();
+        // White has a live four, Black to move with two stones: both are forced blocks.
+        let b = board_of(&white_live_four());
+        let mut rng = SearchRng::seed_from_u64(11);
+        let mut scratch = Vec::new();
+        for quiet in [false, true] {
+            let cutoff = Cutoff {
+                stones: 1,
+                evaluator: &evaluator,
+                quiet,
+            };
+            for _ in 0..30 {
+                let mut pos = SimplePosition::new(&b);
+                let end = run_playout(&mut pos, &mut rng, &mut scratch, Some(&cutoff));
+                let played = pos.board().stone_count() - b.stone_count();
+                if !quiet {
+                    // Every stone counts: the first block ends it, with the four half-open.
+                    assert_eq!(played, 1);
+                    pos.blocking_points(&mut scratch);
+                    assert!(!scratch.is_empty());
+                    continue;
+                }
+                // Both blocks, then White's free stone, then whatever it forces.
+                assert!(played >= 3, "{played}");
+                assert!(played <= QUIET_CUTOFF_STONES as usize, "{played}");
+                if let PlayoutEnd::CutOff { .. } = end {
+                    if played < QUIET_CUTOFF_STONES as usize {
+                        pos.winning_points(&mut scratch);
+                        assert!(scratch.is_empty());
+                        pos.blocking_points(&mut scratch);
+                        assert!(scratch.is_empty());
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn a_cut_off_playout_stops_and_is_worth_the_evaluators_probability() {
         let evaluator = crate::eval::testing::sample_evaluator();
         let cutoff = Cutoff {
             stones: 3,
             evaluator: &evaluator,
+            quiet: false,
         };
         let b = board_of(&[p(9, 9), p(10, 10), p(8, 10)]);
         let mut rng = SearchRng::seed_from_u64(5);
@@ -318,6 +406,7 @@ mod tests {
         let five = Cutoff {
             stones: 5,
             evaluator: &evaluator,
+            quiet: false,
         };
         let mut pos = SimplePosition::new(&b);
         let end = run_playout(&mut pos, &mut rng, &mut scratch, Some(&five));
@@ -329,6 +418,7 @@ mod tests {
         let long = Cutoff {
             stones: 10,
             evaluator: &evaluator,
+            quiet: false,
         };
         let mut pos = SimplePosition::new(&b);
         let end = run_playout(&mut pos, &mut rng, &mut scratch, Some(&long));

@@ -197,6 +197,7 @@ impl<F: PositionFactory> Search<F> {
                 .map(|evaluator| Cutoff {
                     stones: self.params.playout_cutoff,
                     evaluator,
+                    quiet: self.params.playout_cutoff_quiet,
                 }),
             leaf_evaluator: self
                 .evaluator
