@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compares two runs against the same opponent on the same openings, game by game.
 
-usage: paired.py [--opponent NAME] A.jsonl B.jsonl
+usage: paired.py [--opponent NAME] A.jsonl B.jsonl [A2.jsonl B2.jsonl ...]
 
 With --opponent, the side compared is whichever engine is not NAME in each record, e.g.
 `--opponent alphabeta` for two MCTS variants' runs against alpha-beta on the same openings
@@ -12,7 +12,8 @@ Runs of `run.sh` with the same SEED play the same openings in the same order, an
 deterministic, so most games end the same way in both runs (the opening decides them). Only the
 games that differ carry information: the sign test on them is far sharper than comparing the
 two scores' intervals. Prints Liuzi's points in each run over the games both have, per colour,
-and the differing games with a two-sided sign-test p-value.
+and the differing games with a two-sided sign-test p-value. More pairs of files (each pair on
+its own openings, e.g. two seeds) are pooled: the games of every pair, one sign test on them all.
 """
 import json
 import math
@@ -51,9 +52,12 @@ def main():
     opponent = None
     if args[:1] == ['--opponent'] and len(args) > 1:
         opponent, args = args[1], args[2:]
-    if len(args) != 2:
+    if not args or len(args) % 2:
         sys.exit(__doc__.strip())
-    a, b = load(args[0], opponent), load(args[1], opponent)
+    a, b = {}, {}
+    for i in range(0, len(args), 2):
+        a.update({(i, k): v for k, v in load(args[i], opponent).items()})
+        b.update({(i, k): v for k, v in load(args[i + 1], opponent).items()})
     common = sorted(set(a) & set(b))
     print(f"{len(common)} games in both: A {sum(a[k][1] for k in common)} points, "
           f"B {sum(b[k][1] for k in common)}")
