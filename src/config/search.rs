@@ -171,6 +171,9 @@ pub struct SearchParams {
     pub verify_pairs: u32,
     /// Share of the stone's time kept for the verification.
     pub verify_share: f32,
+    /// Another turn replaces the search's choice only when judged better by more than this
+    /// (win probability): a close call stays the search's, whose style the judge does not share.
+    pub verify_margin: f32,
     /// The verification only while fewer than this many stones are on the board (the quiet
     /// opening, where the playouts' values are weakest); 0 = the whole game.
     pub verify_stones: u32,
@@ -348,6 +351,7 @@ impl SearchParams {
             ("value_mix", self.value_mix),
             ("minimax_weight", self.minimax_weight),
             ("verify_share", self.verify_share),
+            ("verify_margin", self.verify_margin),
             ("choice_min_share", self.choice_min_share),
         ];
         for (key, v) in shares {
@@ -537,6 +541,7 @@ mod tests {
             ("[search]\nprior_weight = nan\n", "search.prior_weight"),
             ("[search]\nprior_visits = 0\n", "search.prior_visits"),
             ("[search]\nvalue_mix = 1.5\n", "search.value_mix"),
+            ("[search]\nverify_margin = -0.1\n", "search.verify_margin"),
             (
                 "[search]\nsolver_pair_share = 2.0\n",
                 "search.solver_pair_share",

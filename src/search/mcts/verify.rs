@@ -73,6 +73,7 @@ impl<F: PositionFactory> Search<F> {
         let size = board.size();
         let point = |e: u32| Point::from_index(self.tree.edge(e).cell() as usize, size);
         let mut best: Option<(u32, f64)> = None;
+        let mut chosen_value = None;
         let mut notes = Vec::new();
         for (k, &first) in list.iter().enumerate() {
             let mut stones = vec![point(first)];
@@ -107,11 +108,20 @@ impl<F: PositionFactory> Search<F> {
             };
             let ours = 1.0 - j.win_probability;
             notes.push(format!("{} {:.1}%", names.join(" "), 100.0 * ours));
+            if first == chosen {
+                chosen_value = Some(ours);
+            }
             if best.is_none_or(|(_, v)| ours > v) {
                 best = Some((first, ours));
             }
         }
-        let (pick, _) = best?;
+        let (mut pick, value) = best?;
+        // The search's choice was judged (list[0]; unjudged it returned above): another turn
+        // must beat it by more than the margin.
+        let margin = f64::from(self.params.verify_margin);
+        if chosen_value.is_some_and(|c| value <= c + margin) {
+            pick = chosen;
+        }
         let line = format!(
             "verify depth {depth}: {} -> {} ({:.3} s)",
             notes.join(", "),
@@ -166,9 +176,15 @@ mod tests {
     /// Root turns c3 (100 visits, the search's choice), e5 (40) and g7 (5: under a tenth), each
     /// with second stones; the stub favours `favoured`.
     fn verified(favoured: &str, shallow: Option<&str>) -> Option<Point> {
+        verified_with_margin(favoured, shallow, 0.0)
+    }
+
+    /// [`verified`] with `search.verify_margin` set.
+    fn verified_with_margin(favoured: &str, shallow: Option<&str>, margin: f32) -> Option<Point> {
         let params = SearchParams {
             max_nodes: 1 << 10,
             verify_depth: 4,
+            verify_margin: margin,
             ..SearchParams::default()
         };
         let mut search = Search::new(params, SimpleFactory);
@@ -210,6 +226,13 @@ mod tests {
         assert_eq!(verified("g7", None), None);
         // The search's own choice judged best stands.
         assert_eq!(verified("c4", None), None);
+    }
+
+    #[test]
+    fn another_turn_must_beat_the_search_s_choice_by_the_margin() {
+        // The stub rates e5 e6 at 90% for us and c3 c4 at 50%: 40 points better.
+        assert_eq!(verified_with_margin("e6", None, 0.3), Some(point("e5")));
+        assert_eq!(verified_with_margin("e6", None, 0.45), None, "not by more");
     }
 
     /// Counts the positions it is asked to judge.
