@@ -116,10 +116,14 @@ impl<F: PositionFactory> Search<F> {
             }
         }
         let (mut pick, value) = best?;
-        // The search's choice was judged (list[0]; unjudged it returned above): another turn
-        // must beat it by more than the margin.
+        // Another turn must beat the search's choice by more than the margin; with a margin, a
+        // choice left unjudged (no second stone in the tree to make its pair) stands.
         let margin = f64::from(self.params.verify_margin);
-        if chosen_value.is_some_and(|c| value <= c + margin) {
+        let keep = match chosen_value {
+            Some(c) => value <= c + margin,
+            None => margin > 0.0,
+        };
+        if keep {
             pick = chosen;
         }
         let line = format!(
@@ -233,6 +237,37 @@ mod tests {
         // The stub rates e5 e6 at 90% for us and c3 c4 at 50%: 40 points better.
         assert_eq!(verified_with_margin("e6", None, 0.3), Some(point("e5")));
         assert_eq!(verified_with_margin("e6", None, 0.45), None, "not by more");
+    }
+
+    #[test]
+    fn with_a_margin_an_unjudged_choice_stands() {
+        // c3, the search's choice, has no second stone in the tree: no pair to judge.
+        let judged = |margin: f32| {
+            let params = SearchParams {
+                max_nodes: 1 << 10,
+                verify_depth: 4,
+                verify_margin: margin,
+                ..SearchParams::default()
+            };
+            let mut search = Search::new(params, SimpleFactory);
+            let firsts = block(&search.tree, ROOT, &[cell("c3"), cell("e5")], &[100, 40]);
+            block(
+                &search.tree,
+                firsts.first + 1,
+                &[cell("e6"), cell("e7")],
+                &[30, 20],
+            );
+            search.set_judge(Some(Box::new(Stub {
+                favoured: point("e6"),
+                shallow: None,
+            })));
+            let board = before_the_mistake();
+            search
+                .verify_choice(&board, None, None, None)
+                .map(|e| Point::from_index(search.tree.edge(e).cell() as usize, 19))
+        };
+        assert_eq!(judged(0.0), Some(point("e5")), "no margin: any judged turn");
+        assert_eq!(judged(0.1), None);
     }
 
     /// Counts the positions it is asked to judge.
