@@ -185,6 +185,23 @@ mod tests {
 
     /// [`verified`] with `search.verify_margin` set.
     fn verified_with_margin(favoured: &str, shallow: Option<&str>, margin: f32) -> Option<Point> {
+        let turns = [
+            ("c3", 100, &["c4", "c5"][..]),
+            ("e5", 40, &["e6", "e7"][..]),
+            ("g7", 5, &["g8", "g9"][..]),
+        ];
+        judged_at_root(&turns, favoured, shallow, margin)
+    }
+
+    /// The verification's pick from a root of `turns` (first stone, visits, second stones with
+    /// 30 and 20 visits; none: no pair to judge), the first the search's choice; the stub
+    /// favours `favoured`.
+    fn judged_at_root(
+        turns: &[(&str, u32, &[&str])],
+        favoured: &str,
+        shallow: Option<&str>,
+        margin: f32,
+    ) -> Option<Point> {
         let params = SearchParams {
             max_nodes: 1 << 10,
             verify_depth: 4,
@@ -192,22 +209,14 @@ mod tests {
             ..SearchParams::default()
         };
         let mut search = Search::new(params, SimpleFactory);
-        let firsts = block(
-            &search.tree,
-            ROOT,
-            &[cell("c3"), cell("e5"), cell("g7")],
-            &[100, 40, 5],
-        );
-        for (k, seconds) in [["c4", "c5"], ["e6", "e7"], ["g8", "g9"]]
-            .iter()
-            .enumerate()
-        {
-            block(
-                &search.tree,
-                firsts.first + k as u32,
-                &seconds.map(cell),
-                &[30, 20],
-            );
+        let firsts: Vec<u16> = turns.iter().map(|t| cell(t.0)).collect();
+        let visits: Vec<u32> = turns.iter().map(|t| t.1).collect();
+        let firsts = block(&search.tree, ROOT, &firsts, &visits);
+        for (k, (_, _, seconds)) in turns.iter().enumerate() {
+            if !seconds.is_empty() {
+                let seconds: Vec<u16> = seconds.iter().map(|&n| cell(n)).collect();
+                block(&search.tree, firsts.first + k as u32, &seconds, &[30, 20]);
+            }
         }
         search.set_judge(Some(Box::new(Stub {
             favoured: point(favoured),
@@ -242,30 +251,8 @@ mod tests {
     #[test]
     fn with_a_margin_an_unjudged_choice_stands() {
         // c3, the search's choice, has no second stone in the tree: no pair to judge.
-        let judged = |margin: f32| {
-            let params = SearchParams {
-                max_nodes: 1 << 10,
-                verify_depth: 4,
-                verify_margin: margin,
-                ..SearchParams::default()
-            };
-            let mut search = Search::new(params, SimpleFactory);
-            let firsts = block(&search.tree, ROOT, &[cell("c3"), cell("e5")], &[100, 40]);
-            block(
-                &search.tree,
-                firsts.first + 1,
-                &[cell("e6"), cell("e7")],
-                &[30, 20],
-            );
-            search.set_judge(Some(Box::new(Stub {
-                favoured: point("e6"),
-                shallow: None,
-            })));
-            let board = before_the_mistake();
-            search
-                .verify_choice(&board, None, None, None)
-                .map(|e| Point::from_index(search.tree.edge(e).cell() as usize, 19))
-        };
+        let turns = [("c3", 100, &[][..]), ("e5", 40, &["e6", "e7"][..])];
+        let judged = |margin| judged_at_root(&turns, "e6", None, margin);
         assert_eq!(judged(0.0), Some(point("e5")), "no margin: any judged turn");
         assert_eq!(judged(0.1), None);
     }
