@@ -57,8 +57,11 @@ pub struct ThreatWindows {
     /// `counts[w][colour]`.
     counts: Vec<[u8; 2]>,
     /// How many windows hold each pair of counts, at [`pair_bin`]: the evaluator's roads
-    /// without a pass over every window.
+    /// without a pass over every window. Kept only where `keeps_histogram`.
     pair_histogram: [u32; 64],
+    /// Whether `pair_histogram` is kept current. The solver never reads it, and its two
+    /// read-modify-writes a window, often on the same bin, chain through memory.
+    keeps_histogram: bool,
     /// `live[colour][k - MIN_LIVE]` bit `w` set: window `w` holds at least `k` stones of that
     /// colour and none of the other. Level 4 are the threat windows.
     live: [[[u64; WINDOW_WORDS]; LIVE_LEVELS]; 2],
@@ -74,6 +77,7 @@ impl Clone for ThreatWindows {
             geometry: self.geometry,
             counts: self.counts.clone(),
             pair_histogram: self.pair_histogram,
+            keeps_histogram: self.keeps_histogram,
             live: self.live,
             live_counts: self.live_counts,
             lowest_kept: self.lowest_kept,
@@ -86,6 +90,7 @@ impl Clone for ThreatWindows {
             geometry,
             counts,
             pair_histogram,
+            keeps_histogram,
             live,
             live_counts,
             lowest_kept,
@@ -93,6 +98,7 @@ impl Clone for ThreatWindows {
         *geometry = source.geometry;
         counts.clone_from(&source.counts);
         *pair_histogram = source.pair_histogram;
+        *keeps_histogram = source.keeps_histogram;
         *live = source.live;
         *live_counts = source.live_counts;
         *lowest_kept = source.lowest_kept;
@@ -100,19 +106,21 @@ impl Clone for ThreatWindows {
 }
 
 impl ThreatWindows {
-    /// Windows of an empty board, with every live level kept (for the threat-space solver).
+    /// Windows of an empty board, with every live level kept and no pair histogram (for the
+    /// threat-space solver).
     pub fn new(size: usize) -> ThreatWindows {
-        Self::keeping(size, MIN_LIVE)
+        Self::keeping(size, MIN_LIVE, false)
     }
 
     /// Windows of an empty board, keeping only the threat windows (level 4) current: what wins,
     /// blocks and threat counts need. Lower levels change on most stones, in a pattern the
     /// branch predictor cannot follow, so boards that rarely ask for them count them on demand.
+    /// The pair histogram is kept (the evaluator reads it).
     pub fn threats_only(size: usize) -> ThreatWindows {
-        Self::keeping(size, 4)
+        Self::keeping(size, 4, true)
     }
 
-    fn keeping(size: usize, lowest_kept: u8) -> ThreatWindows {
+    fn keeping(size: usize, lowest_kept: u8, keeps_histogram: bool) -> ThreatWindows {
         let geometry = Geometry::for_size(size);
         let mut pair_histogram = [0; 64];
         pair_histogram[pair_bin([0, 0])] = geometry.windows.len() as u32;
@@ -120,6 +128,7 @@ impl ThreatWindows {
             geometry,
             counts: vec![[0, 0]; geometry.windows.len()],
             pair_histogram,
+            keeps_histogram,
             live: [[[0; WINDOW_WORDS]; LIVE_LEVELS]; 2],
             live_counts: [[0; LIVE_LEVELS]; 2],
             lowest_kept,
@@ -161,9 +170,11 @@ impl ThreatWindows {
         let step = pair_bin_step(colour);
         for &w in self.geometry.windows_of(cell) {
             let w = w as usize;
-            let bin = pair_bin(self.counts[w]);
-            self.pair_histogram[bin] -= 1;
-            self.pair_histogram[bin + step] += 1;
+            if self.keeps_histogram {
+                let bin = pair_bin(self.counts[w]);
+                self.pair_histogram[bin] -= 1;
+                self.pair_histogram[bin + step] += 1;
+            }
             self.counts[w][me] += 1;
             let (mine, theirs) = (self.counts[w][me], self.counts[w][them]);
             six |= mine == WIN_LENGTH as u8;
@@ -183,9 +194,11 @@ impl ThreatWindows {
         let step = pair_bin_step(colour);
         for &w in self.geometry.windows_of(cell) {
             let w = w as usize;
-            let bin = pair_bin(self.counts[w]);
-            self.pair_histogram[bin] -= 1;
-            self.pair_histogram[bin - step] += 1;
+            if self.keeps_histogram {
+                let bin = pair_bin(self.counts[w]);
+                self.pair_histogram[bin] -= 1;
+                self.pair_histogram[bin - step] += 1;
+            }
             let before = self.counts[w][me];
             self.counts[w][me] -= 1;
             let theirs = self.counts[w][them];
@@ -218,8 +231,13 @@ impl ThreatWindows {
     }
 
     /// How many windows hold each (black, white) pair of stone counts, indexed by [`pair_bin`]
-    /// (a window holds at most 6 stones, so the bins are 3 bits a colour).
+    /// (a window holds at most 6 stones, so the bins are 3 bits a colour). Only windows made by
+    /// [`ThreatWindows::threats_only`] keep it.
     pub fn pair_histogram(&self) -> &[u32; 64] {
+        assert!(
+            self.keeps_histogram,
+            "the solver's windows keep no pair histogram"
+        );
         &self.pair_histogram
     }
 
