@@ -434,7 +434,7 @@ mod tests {
         assert_eq!(c.search.playout_cutoff, 4);
         assert_eq!(c.search.value_mix, 0.9);
         assert_eq!(c.c6.letters, Letters::Cloudict);
-        assert_eq!(c.search.exploration, 0.4);
+        assert_eq!(c.search.exploration, 0.25);
         assert_eq!(c.search.prior_visits, 5000.0);
         // Every field is in the file: serialising the parsed default gives the same keys.
         let again: toml::Table = toml::to_string(&c).unwrap().parse().unwrap();
