@@ -798,6 +798,8 @@ fn early_stop_waits_for_its_share_of_the_budget() {
                 // The playout counts below were measured with a leaf expanded on its second
                 // visit (the default until 2026-11-30).
                 expand_visits: 2,
+                // ... and with C 0.4 (the default until 2026-12-03).
+                exploration: 0.4,
                 ..settling_params(20_000)
             },
             SimpleFactory,
@@ -880,6 +882,9 @@ fn a_reused_root_expanded_deep_is_widened_when_asked() {
                 // Expanded on its second visit, the root four stones on was built deep in the
                 // first search (with later expansion it is first built as a root, uncut).
                 expand_visits: 2,
+                // With C 0.4 (the default until 2026-12-03) the first search reaches that root;
+                // a greedier tree may not.
+                exploration: 0.4,
                 ..params(3000)
             },
             SimpleFactory,
