@@ -7,6 +7,7 @@
 
 mod alphabeta;
 mod memory;
+mod memory_limits;
 mod search;
 
 pub use alphabeta::AlphaBetaParams;

@@ -365,7 +365,11 @@ mod tests {
         assert!(input.has_pending());
         assert!(matches!(input.next(), Event::Terminated));
         assert!(matches!(input.next(), Event::Terminated));
-        assert_eq!(input.control.state.lock().stop_before, u64::MAX, "all commands stop");
+        assert_eq!(
+            input.control.state.lock().stop_before,
+            u64::MAX,
+            "all commands stop"
+        );
     }
 
     #[test]
