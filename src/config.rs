@@ -453,7 +453,10 @@ mod tests {
         assert!(text.len() < 2000, "{} bytes", text.len());
         assert!(text.contains('…'), "{text}");
         assert_eq!(shorten_lines("ab\ncd"), "ab\ncd");
-        assert_eq!(shorten_lines(&"é".repeat(201)), format!("{}…", "é".repeat(200)));
+        assert_eq!(
+            shorten_lines(&"é".repeat(201)),
+            format!("{}…", "é".repeat(200))
+        );
     }
 
     /// One path per setting: every key of the shipped TOML is read into a field, and every

@@ -29,12 +29,7 @@ fn an_unread_stderr_never_freezes_the_protocol_or_the_search() {
         "slow.toml",
         "[engine]\nthreads = 1\n[time]\nstone_seconds = 20.0\n",
     );
-    let mut e = EngineProcess::start_in(
-        LIUZI,
-        &["--config", &config, "-vv"],
-        None,
-        Stderr::Unread,
-    );
+    let mut e = EngineProcess::start_in(LIUZI, &["--config", &config, "-vv"], None, Stderr::Unread);
     // A `gogui-*` command: the controller is GoGui, searches write live graphics.
     e.send("1 gogui-analyze_commands");
     assert!(e.reply().starts_with("=1"));
@@ -59,7 +54,11 @@ fn an_unread_stderr_never_freezes_the_protocol_or_the_search() {
         .line_within(Duration::from_secs(10))
         .expect("the interrupted search answers");
     assert!(stone.starts_with("=201 "), "{stone}");
-    assert!(asked.elapsed() < Duration::from_secs(5), "{:?}", asked.elapsed());
+    assert!(
+        asked.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        asked.elapsed()
+    );
     assert_eq!(e.line(), "");
     e.send("202 quit");
     assert_eq!(e.reply(), "=202");
@@ -127,7 +126,10 @@ fn a_flooding_controller_is_pushed_back_by_the_pipe() {
     drop(stdout);
     writer.join().unwrap();
     // The pipes, the reader's buffer and 1,024 queued lines hold ~0.2 MB; 2 MB is far above.
-    assert!(bytes < 2 << 20, "the engine took {bytes} bytes of input ahead");
+    assert!(
+        bytes < 2 << 20,
+        "the engine took {bytes} bytes of input ahead"
+    );
 }
 
 /// issue 76.2: SIGTERM with 83 MB of replies unread left the engine running until they were

@@ -178,13 +178,13 @@ mod cgroup {
                 ("/sys/fs/cgroup/user.slice/memory.max", 8 << 30),
                 ("/sys/fs/cgroup/user.slice/job/memory.max", 2 << 30),
             ]);
-            assert_eq!(group_limit("0::/user.slice/job\n", &v2), Some(2 << 30));
-            assert_eq!(group_limit("0::/user.slice\n", &v2), Some(8 << 30));
-            assert_eq!(group_limit("0::/\n", &v2), None);
+            assert_eq!(group_limit("0::/user.slice/job\n", v2), Some(2 << 30));
+            assert_eq!(group_limit("0::/user.slice\n", v2), Some(8 << 30));
+            assert_eq!(group_limit("0::/\n", v2), None);
             let v1 = files(&[("/sys/fs/cgroup/memory/memory.limit_in_bytes", 3 << 30)]);
             let groups = "5:cpu,cpuacct:/x\n4:memory:/docker/abc\n0::/\n";
-            assert_eq!(group_limit(groups, &v1), Some(3 << 30));
-            assert_eq!(group_limit("4:cpu:/x\n", &v1), None);
+            assert_eq!(group_limit(groups, v1), Some(3 << 30));
+            assert_eq!(group_limit("4:cpu:/x\n", v1), None);
         }
     }
 }
