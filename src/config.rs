@@ -7,6 +7,7 @@
 
 mod alphabeta;
 mod memory;
+mod memory_limits;
 mod search;
 
 pub use alphabeta::AlphaBetaParams;
@@ -146,6 +147,28 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
+/// The longest line of a TOML error's echo of the file that is shown whole.
+const MAX_ECHOED_CHARS: usize = 200;
+
+/// `text` with each line cut to [`MAX_ECHOED_CHARS`] characters and an ellipsis: the parser's
+/// message quotes the offending line, which may be a whole file of brackets.
+fn shorten_lines(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(4096));
+    for (i, line) in text.lines().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        match line.char_indices().nth(MAX_ECHOED_CHARS) {
+            Some((cut, _)) => {
+                out.push_str(&line[..cut]);
+                out.push('…');
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
+}
+
 /// Where a configuration came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ConfigSource {
@@ -261,7 +284,7 @@ impl EngineConfig {
         };
         let user: toml::Table = text
             .parse()
-            .map_err(|e: toml::de::Error| error(e.to_string().trim_end().to_string()))?;
+            .map_err(|e: toml::de::Error| error(shorten_lines(e.to_string().trim_end())))?;
         let sets = |key: &str| {
             user.get("engine")
                 .and_then(toml::Value::as_table)
@@ -273,7 +296,7 @@ impl EngineConfig {
         merge_checked(&mut merged, user, "").map_err(error)?;
         let mut config: EngineConfig = toml::Value::Table(merged)
             .try_into()
-            .map_err(|e: toml::de::Error| error(e.to_string().trim_end().to_string()))?;
+            .map_err(|e: toml::de::Error| error(shorten_lines(e.to_string().trim_end())))?;
         // Each path is taken from the directory of the file that set it.
         let dir_of = |set: bool| if set { base_dir } else { defaults_dir };
         config.engine.weights = resolve(&config.engine.weights, dir_of(sets_weights));
@@ -420,6 +443,21 @@ impl EngineConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_offending_line_is_cut_in_the_message() {
+        let line = format!("a = {}", "[".repeat(100_000));
+        let err = EngineConfig::from_toml(&line, "deep.toml", Path::new(".")).unwrap_err();
+        let text = err.to_string();
+        assert!(text.starts_with("deep.toml: "), "{text}");
+        assert!(text.len() < 2000, "{} bytes", text.len());
+        assert!(text.contains('…'), "{text}");
+        assert_eq!(shorten_lines("ab\ncd"), "ab\ncd");
+        assert_eq!(
+            shorten_lines(&"é".repeat(201)),
+            format!("{}…", "é".repeat(200))
+        );
+    }
 
     /// One path per setting: every key of the shipped TOML is read into a field, and every
     /// field (but the runtime `threads` and `seed`, filled from `[engine]`) has a key.

@@ -3,6 +3,7 @@
 //! it depends on everything, nothing depends on it.
 
 mod run;
+mod signals;
 
 pub use run::main;
 

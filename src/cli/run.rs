@@ -6,9 +6,14 @@ use crate::engine::{build_generator, load_book, Engine, TimePolicy};
 use crate::protocol::c6::{self, C6};
 use crate::protocol::gtp::{self, Gtp};
 use crate::protocol::input::Input;
+use crate::protocol::stderr_queue::{self, QueuedStderr};
 use clap::Parser;
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
+use std::time::Duration;
+
+/// How long the last messages may take to reach stderr when the process ends.
+const STDERR_FLUSH: Duration = Duration::from_secs(1);
 
 /// Runs the program. `default` is the front-end when the command line names none: GTP for
 /// `liuzi`, the Connect6 protocol for `liuzi-c6` (or any program file named so), so that
@@ -19,20 +24,23 @@ pub fn main(default: Option<Command>) -> ExitCode {
         .or_else(program_name_default)
         .unwrap_or(Command::Gtp);
     tracing_subscriber::fmt()
-        .with_writer(io::stderr)
+        // Through a queue: an unread stderr must not freeze the engine.
+        .with_writer(|| QueuedStderr)
         // Colour only for a terminal: GoGui's shell and log files get plain text.
         .with_ansi(io::stderr().is_terminal())
         // A closed stderr must not end a game (the default reports to stderr and panics).
         .log_internal_errors(false)
         .with_env_filter(tracing_subscriber::EnvFilter::new(cli.log_filter()))
         .init();
-    match run(&cli, default) {
+    let code = match run(&cli, default) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            let _ = writeln!(io::stderr(), "liuzi: {message}");
+            let _ = writeln!(QueuedStderr, "liuzi: {message}");
             ExitCode::FAILURE
         }
-    }
+    };
+    stderr_queue::flush_within(STDERR_FLUSH);
+    code
 }
 
 /// The Connect6 protocol when the program file is called `liuzi-c6` (a copy or a link).
@@ -58,13 +66,13 @@ fn run(cli: &Cli, default: Command) -> Result<(), String> {
     let served = match command {
         Command::Gtp => {
             let input = Input::start(io::stdin(), gtp::is_urgent);
-            on_termination(&input);
+            super::signals::on_termination(input.terminator());
             Gtp::new(engine, &config).serve(input, io::stdout())
         }
         Command::C6 { .. } => {
             let input = Input::start(io::stdin(), c6::is_urgent);
-            on_termination(&input);
-            C6::new(engine, &config).serve(input, io::stdout(), io::stderr())
+            super::signals::on_termination(input.terminator());
+            C6::new(engine, &config).serve(input, io::stdout(), QueuedStderr)
         }
         Command::Bench(args) => {
             // Fixed work: the search bench takes 1 thread unless --threads says more.
@@ -84,14 +92,6 @@ fn run(cli: &Cli, default: Command) -> Result<(), String> {
         // The controller closing our stdout is the end of the session, not a failure.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         other => other.map_err(|e| format!("I/O error: {e}")),
-    }
-}
-
-/// SIGTERM, SIGINT and SIGHUP stop a running search (its stone is still answered) and end the
-/// session like the end of the input.
-fn on_termination(input: &Input) {
-    if let Err(e) = ctrlc::set_handler(input.terminator()) {
-        tracing::warn!(error = %e, "cannot catch termination signals");
     }
 }
 

@@ -1,6 +1,8 @@
-//! Settings that size an allocation are checked against the machine's memory, so that a large
-//! value is an error naming its key instead of an allocation that aborts the process.
+//! Settings that size an allocation are checked against the memory this process may use (the
+//! machine's, and the limits of [`super::memory_limits`]), so that a large value is an error
+//! naming its key instead of an allocation that aborts the process.
 
+use super::memory_limits::{process_limits, Limit};
 use std::fmt::Display;
 
 /// Bytes of one MCTS tree edge (`search.max_nodes` counts edges; `search::mcts::node` checks
@@ -24,12 +26,20 @@ pub const MAX_TREE_EDGES: usize = (u32::MAX / 2) as usize;
 /// Edges of a tree sized by the machine's memory where it cannot be read (256 MiB).
 const FALLBACK_TREE_EDGES: usize = 1 << 23;
 
-/// Edges of a tree sized by the machine's memory: a quarter of it, within what a tree indexes.
+/// Edges of a tree sized by the machine's memory: a quarter of it, within what a tree indexes
+/// and half of what a process limit leaves.
 pub fn auto_tree_edges() -> usize {
-    physical_memory().map_or(FALLBACK_TREE_EDGES, |total| {
-        let edges = total / AUTO_TREE_SHARE_DEN / EDGE_BYTES;
-        usize::try_from(edges).map_or(MAX_TREE_EDGES, |e| e.clamp(1024, MAX_TREE_EDGES))
-    })
+    let machine = physical_memory().map(|total| total / AUTO_TREE_SHARE_DEN);
+    let limited = process_limits().iter().map(|l| l.free_bytes / 2).min();
+    let bytes = match (machine, limited) {
+        (Some(m), Some(l)) => m.min(l),
+        (one, other) => match one.or(other) {
+            Some(bytes) => bytes,
+            None => return FALLBACK_TREE_EDGES,
+        },
+    };
+    let edges = bytes / EDGE_BYTES;
+    usize::try_from(edges).map_or(MAX_TREE_EDGES, |e| e.clamp(1024, MAX_TREE_EDGES))
 }
 
 /// Physical memory in bytes (Linux `/proc/meminfo`); `None` where it cannot be read.
@@ -41,20 +51,70 @@ pub fn physical_memory() -> Option<u64> {
 }
 
 /// An error naming `key` when `bytes` exceed half of the machine's memory (or, where the
-/// memory cannot be read, 64 GiB).
+/// memory cannot be read, 64 GiB) or what a limit on this process leaves.
 pub fn check_memory(key: &str, value: impl Display, bytes: u64) -> Result<(), String> {
-    let total = physical_memory().unwrap_or(128 << 30);
-    let limit = total / MAX_SHARE_DEN * MAX_SHARE_NUM;
-    if bytes > limit {
+    check_within(key, value, bytes, process_limits())
+}
+
+fn check_within(
+    key: &str,
+    value: impl Display,
+    bytes: u64,
+    limits: Vec<Limit>,
+) -> Result<(), String> {
+    let allowed = allowed_memory(limits);
+    if bytes > allowed.free_bytes {
         return Err(format!(
-            "{key} = {value} needs {} of memory, more than half of this machine's {}",
+            "{key} = {value} needs {} of memory, more than {}",
             gib(bytes),
-            gib(total)
+            allowed.what
         ));
     }
     Ok(())
 }
 
+/// The tightest of half the machine's memory and `limits`.
+fn allowed_memory(limits: Vec<Limit>) -> Limit {
+    let total = physical_memory().unwrap_or(128 << 30);
+    let machine = Limit {
+        free_bytes: total / MAX_SHARE_DEN * MAX_SHARE_NUM,
+        what: format!("half of this machine's {}", gib(total)),
+    };
+    limits
+        .into_iter()
+        .chain([machine])
+        .min_by_key(|l| l.free_bytes)
+        .expect("the machine's share is always there")
+}
+
 fn gib(bytes: u64) -> String {
     format!("{:.1} GiB", bytes as f64 / (1u64 << 30) as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tightest_limit_decides_and_is_named() {
+        let address_space = Limit {
+            free_bytes: 1 << 30,
+            what: "the 1.0 GiB left under this process's address-space limit (RLIMIT_AS)".into(),
+        };
+        let err = check_within(
+            "alphabeta.hash_mb",
+            2048,
+            2 << 30,
+            vec![address_space.clone()],
+        )
+        .unwrap_err();
+        assert!(
+            err.starts_with("alphabeta.hash_mb = 2048 needs 2.0 GiB"),
+            "{err}"
+        );
+        assert!(err.contains("RLIMIT_AS"), "{err}");
+        assert!(check_within("alphabeta.hash_mb", 512, 512 << 20, vec![address_space]).is_ok());
+        let err = check_within("search.max_nodes", 1, u64::MAX, Vec::new()).unwrap_err();
+        assert!(err.contains("half of this machine's"), "{err}");
+    }
 }

@@ -17,10 +17,10 @@ impl AlphaBetaGenerator {
         solver: SolverParams,
         gammas: Arc<Gammas>,
         leaf: LeafEvaluator,
-    ) -> Self {
-        AlphaBetaGenerator {
-            search: AlphaBeta::new(params, gammas, leaf).with_solver(solver),
-        }
+    ) -> Result<Self, String> {
+        Ok(AlphaBetaGenerator {
+            search: AlphaBeta::new(params, gammas, leaf)?.with_solver(solver),
+        })
     }
 
     pub fn search(&self) -> &AlphaBeta {

@@ -99,7 +99,7 @@ fn build_mcts(config: &EngineConfig) -> Result<Box<dyn MoveGenerator>, String> {
                 None => LeafEvaluator::Heuristic,
             },
         };
-        let judge = AlphaBeta::new(config.alphabeta.clone(), Arc::clone(&gammas), leaf);
+        let judge = AlphaBeta::new(config.alphabeta.clone(), Arc::clone(&gammas), leaf)?;
         Some(Box::new(judge) as Box<dyn PositionJudge>)
     } else {
         None
@@ -126,7 +126,7 @@ fn build_alphabeta(config: &EngineConfig) -> Result<Box<dyn MoveGenerator>, Stri
     };
     Ok(Box::new(AlphaBetaGenerator::new(
         params, solver, gammas, leaf,
-    )))
+    )?))
 }
 
 /// The evaluator `engine.evaluator` names; `None` when the key is `"none"` or empty (then

@@ -8,6 +8,10 @@
 //! `n` (the one running, and any still queued), never a later one. A ponder search (thinking
 //! on the opponent's time) is stopped by any line, unless it is bounded work (a playout
 //! limit), which then finishes first so that reproducible configurations stay reproducible.
+//!
+//! At most [`MAX_QUEUED_LINES`] lines wait: a controller that floods the engine is pushed back
+//! by the pipe. A termination signal is not queued behind them: the running search answers,
+//! the lines still queued are dropped and the session ends.
 
 use super::line_reader::{InputLine, LineReader};
 use crate::engine::{ChildAnalysis, ThinkObserver};
@@ -17,6 +21,10 @@ use std::io::{self, Read};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
+
+/// Lines read ahead of the one being handled, at most (GoGui and match runners send one at a
+/// time; a few hundred is a flood). The reader waits when they are queued, and so does the pipe.
+pub const MAX_QUEUED_LINES: usize = 1024;
 
 /// One input line as the reader thread hands it over (owned).
 #[derive(Debug, PartialEq, Eq)]
@@ -167,7 +175,11 @@ impl ThinkObserver for Control {
 /// The receiving end: the front-end's loop takes events from here.
 pub struct Input {
     events: Receiver<Event>,
-    signals: Sender<Event>,
+    /// Set by a termination signal: the queued lines are dropped.
+    terminated: Arc<AtomicBool>,
+    /// Wakes [`Input::next`] when a signal comes while it waits (the line queue may be full).
+    wake: Sender<()>,
+    woken: Receiver<()>,
     control: Arc<Control>,
 }
 
@@ -179,42 +191,58 @@ impl Input {
         R: Read + Send + 'static,
         F: Fn(&str) -> bool + Send + 'static,
     {
-        let (tx, rx) = channel::unbounded();
+        let (tx, rx) = channel::bounded(MAX_QUEUED_LINES);
+        let (wake, woken) = channel::bounded(1);
         let control = Arc::new(Control::new());
         let reader_control = Arc::clone(&control);
-        let signals = tx.clone();
         std::thread::Builder::new()
             .name("protocol-input".to_string())
             .spawn(move || read_loop(input, urgent, &reader_control, &tx))
             .expect("spawning the input thread");
         Input {
             events: rx,
-            signals,
+            terminated: Arc::new(AtomicBool::new(false)),
+            wake,
+            woken,
             control,
         }
     }
 
-    /// The next event; blocks.
+    /// The next event; blocks. After a termination signal, [`Event::Terminated`] whatever is
+    /// queued.
     pub fn next(&self) -> Event {
-        self.events.recv().unwrap_or(Event::End)
+        if self.terminated.load(Ordering::SeqCst) {
+            return Event::Terminated;
+        }
+        channel::select! {
+            recv(self.events) -> event => match event {
+                _ if self.terminated.load(Ordering::SeqCst) => Event::Terminated,
+                Ok(event) => event,
+                Err(_) => Event::End,
+            },
+            recv(self.woken) -> _ => Event::Terminated,
+        }
     }
 
     /// Whether an event is waiting (replies can wait to be flushed together).
     pub fn has_pending(&self) -> bool {
-        !self.events.is_empty()
+        !self.events.is_empty() || self.terminated.load(Ordering::SeqCst)
     }
 
     pub fn control(&self) -> Arc<Control> {
         Arc::clone(&self.control)
     }
 
-    /// For a signal handler: stops everything and ends the session after the lines read.
+    /// For a signal handler: stops everything and ends the session, dropping the lines still
+    /// queued. Never waits.
     pub fn terminator(&self) -> impl Fn() + Send + Sync + 'static {
         let control = Arc::clone(&self.control);
-        let signals = self.signals.clone();
+        let terminated = Arc::clone(&self.terminated);
+        let wake = self.wake.clone();
         move || {
+            terminated.store(true, Ordering::SeqCst);
             control.end();
-            let _ = signals.send(Event::Terminated);
+            let _ = wake.try_send(());
         }
     }
 
@@ -303,6 +331,45 @@ mod tests {
         assert!(!c.stop_requested(), "bounded pondering finishes its work");
         c.line_read(true);
         assert!(c.stop_requested(), "but an interrupt stops it");
+    }
+
+    /// Endless `name` lines, like a controller that never stops writing.
+    struct Flood;
+
+    impl Read for Flood {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            for (i, b) in buf.iter_mut().enumerate() {
+                *b = b"name\n"[i % 5];
+            }
+            Ok(buf.len() / 5 * 5)
+        }
+    }
+
+    #[test]
+    fn a_flood_is_read_no_further_than_the_queue_bound() {
+        let input = Input::start(Flood, |_| false);
+        std::thread::sleep(Duration::from_millis(300));
+        let read = input.control.state.lock().read;
+        assert!(
+            (1..=MAX_QUEUED_LINES as u64 + 1).contains(&read),
+            "{read} lines read ahead"
+        );
+        assert!(matches!(input.next(), Event::Line(1, _)));
+    }
+
+    #[test]
+    fn a_termination_signal_drops_the_queued_lines() {
+        let input = Input::start(Flood, |_| false);
+        assert!(matches!(input.next(), Event::Line(1, _)));
+        (input.terminator())();
+        assert!(input.has_pending());
+        assert!(matches!(input.next(), Event::Terminated));
+        assert!(matches!(input.next(), Event::Terminated));
+        assert_eq!(
+            input.control.state.lock().stop_before,
+            u64::MAX,
+            "all commands stop"
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStderr, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
 
@@ -19,6 +19,8 @@ pub struct EngineProcess {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
+    /// The read end of a stderr pipe nobody reads ([`Stderr::Unread`]).
+    _unread_stderr: Option<ChildStderr>,
 }
 
 pub enum Stderr {
@@ -27,6 +29,9 @@ pub enum Stderr {
     Closed,
     /// Written to this file.
     File(PathBuf),
+    /// Piped, and the read end kept open but never read: once the pipe is full, every write
+    /// to stderr blocks (a controller that captures stderr and never reads it).
+    Unread,
 }
 
 impl EngineProcess {
@@ -46,16 +51,18 @@ impl EngineProcess {
             .env_remove("RUST_LOG")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped());
+        let keep_stderr = matches!(stderr, Stderr::Unread);
         match stderr {
             Stderr::Null => command.stderr(Stdio::null()),
-            Stderr::Closed => command.stderr(Stdio::piped()),
+            Stderr::Closed | Stderr::Unread => command.stderr(Stdio::piped()),
             Stderr::File(path) => command.stderr(std::fs::File::create(path).unwrap()),
         };
         if let Some(dir) = cwd {
             command.current_dir(dir);
         }
         let mut child = command.spawn().expect("start the engine");
-        drop(child.stderr.take());
+        let stderr = child.stderr.take();
+        let _unread_stderr = if keep_stderr { stderr } else { None };
         let stdout = child.stdout.take().unwrap();
         let (tx, rx) = channel();
         std::thread::spawn(move || {
@@ -70,6 +77,7 @@ impl EngineProcess {
             stdin: child.stdin.take(),
             child,
             lines: rx,
+            _unread_stderr,
         }
     }
 
@@ -146,6 +154,15 @@ impl EngineProcess {
 
     pub fn pid(&self) -> u32 {
         self.child.id()
+    }
+
+    /// Sends `signal` (`TERM`, `HUP`, ...) to the engine with `kill`.
+    pub fn signal(&self, signal: &str) {
+        let status = Command::new("kill")
+            .args([&format!("-{signal}"), &self.pid().to_string()])
+            .status()
+            .expect("run kill");
+        assert!(status.success(), "kill -{signal}");
     }
 }
 

@@ -94,8 +94,8 @@ impl Gtp {
                 }
                 let mut text = String::new();
                 analyze::live_gfx(children, playouts, elapsed.as_secs_f64(), &mut text);
-                // A closed stderr must not stop the game.
-                let _ = io::stderr().write_all(text.as_bytes());
+                // Never waits: a full, unread stderr drops blocks, it never stops the search.
+                super::stderr_queue::write(text.into_bytes());
             })));
         }
         let mut output = io::BufWriter::with_capacity(64 * 1024, output);

@@ -82,9 +82,20 @@ const CLOCK_INTERVAL: u64 = 512;
 const NEXT_ITERATION_SHARE: f64 = 0.6;
 
 impl AlphaBeta {
-    pub fn new(params: AlphaBetaParams, gammas: Arc<Gammas>, leaf: LeafEvaluator) -> AlphaBeta {
-        let tt = TranspositionTable::new(params.hash_mb);
-        AlphaBeta {
+    /// The search with its table of `params.hash_mb`; an error naming the key when that memory
+    /// cannot be had.
+    pub fn new(
+        params: AlphaBetaParams,
+        gammas: Arc<Gammas>,
+        leaf: LeafEvaluator,
+    ) -> Result<AlphaBeta, String> {
+        let tt = TranspositionTable::new(params.hash_mb).map_err(|e| {
+            format!(
+                "alphabeta.hash_mb = {}: cannot allocate the transposition table ({e})",
+                params.hash_mb
+            )
+        })?;
+        Ok(AlphaBeta {
             params,
             solver_params: SolverParams::default(),
             gammas,
@@ -93,7 +104,7 @@ impl AlphaBeta {
             solver: Solver::new(SolverLimits::default()),
             last_root: Vec::new(),
             analysis: Analysis::default(),
-        }
+        })
     }
 
     /// The threat solver's settings (the shipped ones until this is called).

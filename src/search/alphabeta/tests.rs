@@ -36,6 +36,7 @@ fn searcher(width: u32) -> AlphaBeta {
         Arc::new(proximity_gammas()),
         LeafEvaluator::Heuristic,
     )
+    .unwrap()
     .with_solver(no_solver())
 }
 
@@ -130,6 +131,7 @@ fn the_tree_finds_a_double_four_that_wins_next_turn() {
         Arc::new(shape_gammas()),
         LeafEvaluator::Heuristic,
     )
+    .unwrap()
     .with_solver(no_solver());
     let o = s.think(&b, &depth(4)).unwrap();
     assert_eq!(o.decision, Decision::Searched);
@@ -349,6 +351,7 @@ fn alpha_beta_and_its_table_keep_the_minimax_value() {
             let width = 4;
             let mut s =
                 AlphaBeta::new(params(width), Arc::clone(&gammas), LeafEvaluator::Heuristic)
+                    .unwrap()
                     .with_solver(no_solver());
             let o = s.think(&b, &depth(d)).unwrap();
             if o.decision != Decision::Searched {
@@ -411,7 +414,8 @@ fn the_solver_pre_pass_plays_a_proven_threat_sequence() {
         },
         Arc::new(proximity_gammas()),
         LeafEvaluator::Heuristic,
-    );
+    )
+    .unwrap();
     let o = s.think(&b, &depth(4)).unwrap();
     assert_eq!(o.decision, Decision::Proven);
     assert_eq!(o.nodes, 0);
@@ -433,6 +437,7 @@ fn a_raised_stop_flag_ends_the_search_with_its_best_stone() {
         Arc::new(proximity_gammas()),
         LeafEvaluator::Heuristic,
     )
+    .unwrap()
     .with_solver(no_solver());
     let stop = Arc::new(AtomicBool::new(true));
     let start = Instant::now();
@@ -477,7 +482,8 @@ fn the_judge_gives_the_minimax_value_of_the_whole_position() {
         let b = random_position(&mut rng, 30);
         for d in 0..=3 {
             let mut s =
-                AlphaBeta::new(params(width), Arc::clone(&gammas), LeafEvaluator::Heuristic);
+                AlphaBeta::new(params(width), Arc::clone(&gammas), LeafEvaluator::Heuristic)
+                    .unwrap();
             let limits = JudgeLimits {
                 depth: d,
                 ..JudgeLimits::default()

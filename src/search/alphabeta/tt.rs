@@ -6,6 +6,7 @@
 //! slot's entry is from an older search.
 
 use super::score::Score;
+use std::collections::TryReserveError;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -44,16 +45,20 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of the largest power-of-two number of slots that fits in `mib` MiB.
-    pub fn new(mib: usize) -> TranspositionTable {
-        let bytes = mib.max(1) << 20;
+    /// A table of the largest power-of-two number of slots that fits in `mib` MiB; an error
+    /// (not an abort) when the memory cannot be had.
+    pub fn new(mib: usize) -> Result<TranspositionTable, TryReserveError> {
+        let bytes = mib.max(1).saturating_mul(1 << 20);
         let count = (bytes / std::mem::size_of::<Slot>()).next_power_of_two() / 2;
         let count = count.max(1024);
-        TranspositionTable {
-            slots: vec![Slot::default(); count],
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(count)?;
+        slots.resize(count, Slot::default());
+        Ok(TranspositionTable {
+            slots,
             mask: count - 1,
             generation: 1,
-        }
+        })
     }
 
     #[cfg(test)]
@@ -143,7 +148,7 @@ mod tests {
 
     #[test]
     fn stores_probes_and_replaces_by_depth_and_generation() {
-        let mut tt = TranspositionTable::new(1);
+        let mut tt = TranspositionTable::new(1).unwrap();
         assert_eq!(std::mem::size_of::<Slot>(), 16);
         assert!(tt.len().is_power_of_two());
         let k = 0xABCD_0000_0000_0005u64;
