@@ -18,7 +18,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 games="${1:-200}"; seed="${2:-15}"; concurrency="${3:-1}"
 work="$root/target/tree-run${TAG:+-$TAG}"
-source "$here/../players.sh"
+source "$root/scripts/players.sh"
 # Release binaries and both weights, copied once so that rebuilding or retraining during a long
 # run does not change the players.
 if freeze_players "$root" "$work"; then
