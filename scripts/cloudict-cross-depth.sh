@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Cloudict at one depth against Cloudict at another on the issue-17 openings: what one more ply
+# Cloudict at one depth against Cloudict at another on the random 3-stone openings: what one more ply
 # of the champion's own search is worth on the yardstick's openings (no Liuzi in these games).
 #
 # Usage: scripts/cloudict-cross-depth.sh DEEP SHALLOW [GAMES]   e.g. cloudict-cross-depth.sh 5 4 200
-# Environment: SEED (random openings, default 1: the openings of run.sh's matches), CONCURRENCY.
+# Environment: SEED (random openings, default 1: the openings of scripts/cloudict-match.sh's), CONCURRENCY.
 # Results: experiments/cloudict/cloudict-d<DEEP>-vs-d<SHALLOW>.jsonl and .txt; resumable.
 set -euo pipefail
 scripts="$(cd "$(dirname "$0")" && pwd)"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Liuzi against the real Cloudict (Olympiad gold 2009/2011) at equal per-turn time: the matches of
-# issue 17. Builds everything it needs, and resumes where an interrupted run stopped.
+# docs/results.md. Builds everything it needs, and resumes where an interrupted run stopped.
 #
 # Usage: scripts/cloudict-match.sh d4|d5 [GAMES] [-- liuzi-match flags...]
 #   d4  Cloudict depth 4, Liuzi 1 s a turn (default 200 games)
@@ -26,11 +26,11 @@ scripts="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$scripts/.." && pwd)"
 # Results land in experiments/cloudict/.
 here="$root/experiments/cloudict"
-match="${1:?usage: run.sh d4|d5 [GAMES] [-- liuzi-match flags]}"; shift
+match="${1:?usage: scripts/cloudict-match.sh d4|d5 [GAMES] [-- liuzi-match flags]}"; shift
 case "$match" in
   d4) depth=4; turn=1; games=200 ;;
   d5) depth=5; turn=4; games=100 ;;
-  *) echo "run.sh: unknown match '$match' (d4 or d5)" >&2; exit 2 ;;
+  *) echo "cloudict-match.sh: unknown match '$match' (d4 or d5)" >&2; exit 2 ;;
 esac
 turn="${TURN:-$turn}"
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then games=$1; shift; fi

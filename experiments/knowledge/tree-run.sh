@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #15: the two-section weights (tree priors from the groups + raw length-6 line patterns,
+# The two-section weights (tree priors from the groups + raw length-6 line patterns,
 # playouts from the seven groups; engine-config/tree.weights until c237e53, the shipped
 # engine-config/default.weights since) against the one-section weights they extend
 # (engine-config/default.weights of commit 7c91927), same binary,
