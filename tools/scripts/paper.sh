@@ -1,6 +1,6 @@
 #!/bin/sh
-# The Connect6 Bradley-Terry paper's experiment on our data (docs/patterns.md, the Connect6 paper's line patterns): the paper's
-# four action-evaluation functions and our features, each fitted on the same 95%/5% split by
+# The Connect6 Bradley-Terry paper's experiment on our data (docs/patterns.md, the paper's line
+# patterns): the paper's four action-evaluation functions and our features, each fitted on the same 95%/5% split by
 # game (seed 1) for 20 MM iterations; learning curve per set in docs/, report and
 # per-iteration figures in experiments/knowledge/.
 # GAMES (default 10000) caps the games after the seeded shuffle: raw line patterns barely
