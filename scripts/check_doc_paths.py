@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Every file the docs name exists.
+
+Checks the repository paths written in docs/*.md and experiments/README.md (under experiments/,
+scripts/, docs/, engine-config/, src/, tests/, tools/) and the relative links of their markdown.
+A path written as a pattern (a placeholder such as VARIANT or NAME, `<set>`, `[-TAG]`, an
+ellipsis) is skipped. A path that left the tree passes when its line names a commit that holds it
+(e.g. "at commit 9cbdfd9"). Prints each missing path as PAGE:LINE: PATH; exits 1 if any.
+
+Usage: python3 scripts/check_doc_paths.py (from anywhere in the repository)
+"""
+import pathlib
+import re
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+PATH = re.compile(r"(?<![\w/.-])((?:experiments|scripts|docs|engine-config|src|tests|tools)/[\w./-]*[\w/])(.?)")
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+COMMIT = re.compile(r"\b[0-9a-f]{7,40}\b")
+PLACEHOLDER = re.compile(r"[A-Z]{3,}")
+
+
+def in_commit(rev, path):
+    return subprocess.run(["git", "-C", str(ROOT), "cat-file", "-e", f"{rev}:{path}"],
+                          capture_output=True).returncode == 0
+
+
+def main():
+    pages = sorted((ROOT / "docs").glob("*.md")) + [ROOT / "experiments" / "README.md"]
+    missing = 0
+    for page in pages:
+        rel = page.relative_to(ROOT)
+        for n, line in enumerate(page.read_text().splitlines(), 1):
+            found = []
+            for m in PATH.finditer(line):
+                path, after = m.group(1), m.group(2)
+                name = path.rstrip("/").rsplit("/", 1)[-1]
+                rest = line[m.end(1):m.end(1) + 2]
+                if any(c in rest for c in "[<…*") or (PLACEHOLDER.search(name) and not name.startswith("README")):
+                    continue
+                found.append((path, ROOT / path))
+            for m in LINK.finditer(line):
+                target = m.group(1).split("#")[0]
+                if target and not target.startswith(("http:", "https:", "mailto:")):
+                    found.append((target, page.parent / target))
+            for shown, full in found:
+                if full.exists():
+                    continue
+                repo_path = full.resolve().relative_to(ROOT) if full.resolve().is_relative_to(ROOT) else None
+                if repo_path and any(in_commit(rev, repo_path) for rev in COMMIT.findall(line)):
+                    continue
+                print(f"{rel}:{n}: {shown}")
+                missing = 1
+    return missing
+
+
+if __name__ == "__main__":
+    sys.exit(main())
