@@ -4,7 +4,8 @@
 # of the default MCTS against alpha-beta, both as a user starts them (shipped config, one search
 # thread per core), colour-swapped pairs. What it checks is not the score but that every game
 # ends on the board (a six or a full board: no time loss, illegal stone, crash or bad answer)
-# and that neither engine logs a warning or an error: `scripts/robustness_check.py` says so and fails otherwise.
+# and that neither engine logs a warning or an error: `scripts/robustness_check.py` says so and
+# fails otherwise.
 # Rerun to resume. Usage: scripts/robustness.sh [CONDITION...] (default: all)
 # THREADS (env): each engine's search threads (default: the shipped 0, one per core); 1 when
 #   another run shares the machine.
@@ -37,7 +38,7 @@ order=(size7 size13 size25 sudden6 turn005 empty)
 [ $# -gt 0 ] && order=("$@")
 for name in "${order[@]}"; do
   spec="${conditions[$name]:-}"
-  [ -n "$spec" ] || { echo "run.sh: unknown condition '$name' (${!conditions[*]})" >&2; exit 2; }
+  [ -n "$spec" ] || { echo "robustness.sh: unknown condition '$name' (${!conditions[*]})" >&2; exit 2; }
   read -r games options <<<"$spec"
   results="$here/$name.jsonl"
   resume_flag "$results"

@@ -2,12 +2,13 @@
 # A variant against the default at equal time: 1 s a turn through GTP `time_settings 0 1 2`, one
 # thread each, colour-swapped pairs on random 3-stone openings. Rerun to resume.
 # Usage: scripts/variant-match.sh VARIANT [GAMES] [SEED] [CONCURRENCY]
-#   VARIANT: an override file experiments/tree-defence/VARIANT.toml (the default engine plus its keys).
+#   VARIANT: an override file experiments/tree-defence/VARIANT.toml (the default engine plus its
+#     keys).
 #   TAG (env): a suffix for a rerun of the same variant against a newer default.
 #   OPENINGS (env): a record file whose first two turns (B, WW) open the games, shuffled by
 #     SEED, instead of the random 3-stone openings (then also set TAG).
-#   BASE (env): another variant of experiments/tree-defence/ in the default's place (e.g. BASE=verify6 with
-#     VARIANT alphabeta); the names become BASE-vs-VARIANT.
+#   BASE (env): another variant of experiments/tree-defence/ in the default's place (e.g.
+#     BASE=c025 with VARIANT alphabeta); the names become BASE-vs-VARIANT.
 #   EVALUATOR (env): an evaluator file the variant reads instead of the default's (frozen beside
 #     the players when the run starts; then also set TAG), e.g. a retrained one: VARIANT can be
 #     a file that changes nothing (`same`).
