@@ -15,7 +15,8 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-PATH = re.compile(r"(?<![\w/.-])((?:experiments|scripts|docs|engine-config|src|tests|tools)/[\w./-]*[\w/])(.?)")
+TOP = r"(?:experiments|scripts|docs|engine-config|src|tests|tools)"
+PATH = re.compile(r"(?<![\w/.-])(" + TOP + r"/[\w./-]*[\w/])")
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 COMMIT = re.compile(r"\b[0-9a-f]{7,40}\b")
 PLACEHOLDER = re.compile(r"[A-Z]{3,}")
@@ -34,10 +35,10 @@ def main():
         for n, line in enumerate(page.read_text().splitlines(), 1):
             found = []
             for m in PATH.finditer(line):
-                path, after = m.group(1), m.group(2)
+                path = m.group(1)
                 name = path.rstrip("/").rsplit("/", 1)[-1]
-                rest = line[m.end(1):m.end(1) + 2]
-                if any(c in rest for c in "[<…*") or (PLACEHOLDER.search(name) and not name.startswith("README")):
+                pattern = any(c in line[m.end(1):m.end(1) + 2] for c in "[<…*")
+                if pattern or (PLACEHOLDER.search(name) and not name.startswith("README")):
                     continue
                 found.append((path, ROOT / path))
             for m in LINK.finditer(line):
@@ -47,7 +48,9 @@ def main():
             for shown, full in found:
                 if full.exists():
                     continue
-                repo_path = full.resolve().relative_to(ROOT) if full.resolve().is_relative_to(ROOT) else None
+                resolved = full.resolve()
+                inside = resolved.is_relative_to(ROOT)
+                repo_path = resolved.relative_to(ROOT) if inside else None
                 if repo_path and any(in_commit(rev, repo_path) for rev in COMMIT.findall(line)):
                     continue
                 print(f"{rel}:{n}: {shown}")
