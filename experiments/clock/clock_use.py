@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How much of a game clock each engine of a liuzi-match run used (docs/README-strength.md, section 26).
+"""How much of a game clock each engine of a liuzi-match run used (docs/time-control.md, the game clock).
 
 Usage: clock_use.py MAIN_SECONDS RESULTS.jsonl...
 

@@ -10,7 +10,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 games="${1:-200}"; seed="${2:-17}"
 work="$root/target/clock-run"
-source "$here/../players.sh"
+source "$root/scripts/players.sh"
 freeze_players "$root" "$work" || true
 results="$here/new-vs-old.jsonl"
 resume_flag "$results"

@@ -17,8 +17,8 @@
         turn keep the game for its side?
 
 One JSON line per Cloudict game on stdout; the summary on stderr. Needs Cloudict built by
-`run.sh` (target/cloudict-runs/cloudict; CLOUDICT=DIR for another build). Cloudict is
-deterministic, so every line is reproducible. Its depth-4 game from a position takes about
+`scripts/cloudict-match.sh` (target/cloudict-runs/cloudict; CLOUDICT=DIR for another build).
+Cloudict is deterministic, so every line is reproducible. Its depth-4 game from a position takes about
 10 s on one core.
 """
 import argparse
@@ -256,7 +256,7 @@ def main():
     ap.add_argument('--cloudict', default=os.environ.get('CLOUDICT', DEFAULT_CLOUDICT))
     args = ap.parse_args()
     if not os.access(os.path.join(args.cloudict, 'gameEngine'), os.X_OK):
-        sys.exit(f'selfplay.py: no Cloudict in {args.cloudict} (build it with run.sh, or set CLOUDICT)')
+        sys.exit(f'selfplay.py: no Cloudict in {args.cloudict} (build it with scripts/cloudict-match.sh, or set CLOUDICT)')
     games = games_of(args.results)
     if args.mode == 'openings':
         openings(args, games)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #15: the two-section weights (tree priors from the groups + raw length-6 line patterns,
+# The two-section weights (tree priors from the groups + raw length-6 line patterns,
 # playouts from the seven groups; engine-config/tree.weights until c237e53, the shipped
 # engine-config/default.weights since) against the one-section weights they extend
 # (engine-config/default.weights of commit 7c91927), same binary,
@@ -18,7 +18,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 games="${1:-200}"; seed="${2:-15}"; concurrency="${3:-1}"
 work="$root/target/tree-run${TAG:+-$TAG}"
-source "$here/../players.sh"
+source "$root/scripts/players.sh"
 # Release binaries and both weights, copied once so that rebuilding or retraining during a long
 # run does not change the players.
 if freeze_players "$root" "$work"; then

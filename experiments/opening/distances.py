@@ -10,7 +10,7 @@
                                               (turn 2 of a 3-stone opening), and its score as
                                               Black with and without a stone 3 or more away
 
-The figures of docs/README-strength.md sections 7 and 12 and docs/README-search.md ("the opening").
+The figures behind `search.opening_stones` (docs/search.md, the opening).
 """
 import collections
 import json

@@ -1,8 +1,8 @@
 #!/bin/sh
-# The Connect6 Bradley-Terry paper's experiment on our data (docs/README-paper.md): the paper's
-# four action-evaluation functions and our features, each fitted on the same 95%/5% split by
-# game (seed 1) for 20 MM iterations; learning curve per set in docs/, report and
-# per-iteration figures in experiments/knowledge/.
+# The Connect6 Bradley-Terry paper's experiment on our data (docs/patterns.md, the paper's line
+# patterns): the paper's four action-evaluation functions and our features, each fitted on the
+# same 95%/5% split by game (seed 1) for 20 MM iterations; learning curve per set in docs/,
+# report and per-iteration figures in experiments/knowledge/.
 # GAMES (default 10000) caps the games after the seeded shuffle: raw line patterns barely
 # collapse into shared teams, so all 23,767 games of length-8 patterns would need ~4 GiB.
 set -e
