@@ -8,10 +8,12 @@
 mod alphabeta;
 mod memory;
 mod search;
+mod settings;
 
 pub use alphabeta::AlphaBetaParams;
 pub use memory::{check_memory, physical_memory, EDGE_BYTES};
 pub use search::{OpeningNear, PairOrder, PlayoutPolicy, SearchParams, SolverParams};
+pub use settings::{Setting, SettingKind, RUNTIME_SECTIONS};
 
 use crate::notation::LetterOrder;
 use crate::rules::{MAX_SIZE, MIN_SIZE};

@@ -6,7 +6,6 @@ use crate::engine::{build_generator, load_book, Engine, TimePolicy};
 use crate::protocol::c6::{self, C6};
 use crate::protocol::gtp::{self, Gtp};
 use crate::protocol::input::Input;
-use clap::Parser;
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
@@ -14,10 +13,10 @@ use std::process::ExitCode;
 /// `liuzi`, the Connect6 protocol for `liuzi-c6` (or any program file named so), so that
 /// hosts that start an engine without arguments (ConnectMore) can use it.
 pub fn main(default: Option<Command>) -> ExitCode {
-    let cli = Cli::parse();
     let default = default
         .or_else(program_name_default)
         .unwrap_or(Command::Gtp);
+    let cli = Cli::parse_for(&default);
     tracing_subscriber::fmt()
         .with_writer(io::stderr)
         // Colour only for a terminal: GoGui's shell and log files get plain text.
