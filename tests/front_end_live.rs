@@ -159,22 +159,31 @@ fn gogui_auto_run_analyze_sequence_gets_only_successes_and_no_stale_data() {
     for command in analyze {
         run(&mut e, command);
     }
-    assert!(run(&mut e, "liuzi-visits").contains("TEXT no search"));
+    assert_eq!(
+        run(&mut e, "liuzi-visits"),
+        "= TEXT no search: K10 is Black's opening stone (the centre)"
+    );
     run(&mut e, "genmove w");
     let visits = run(&mut e, "liuzi-visits");
     assert!(visits.starts_with("= LABEL "), "{visits}");
     assert!(run(&mut e, "liuzi-winrates").starts_with("= INFLUENCE "));
     // Undo: the search's labels would be drawn on a position that no longer exists.
     run(&mut e, "undo");
+    // issue 74.7: the note gives the true reason, not "forced and book stones skip the search".
     let after_undo = run(&mut e, "liuzi-visits");
-    assert!(after_undo.contains("TEXT no search"), "{after_undo}");
-    assert!(!after_undo.contains("LABEL"), "{after_undo}");
-    assert!(run(&mut e, "liuzi-winrates").contains("TEXT no search"));
+    assert_eq!(after_undo, "= TEXT no search since the undo");
+    assert_eq!(
+        run(&mut e, "liuzi-winrates"),
+        "= TEXT no search since the undo"
+    );
     assert!(run(&mut e, "liuzi-policy").starts_with("= INFLUENCE "));
     // A new stone by `play` drops it too.
     run(&mut e, "genmove w");
     run(&mut e, "play w L12");
-    assert!(run(&mut e, "liuzi-visits").contains("TEXT no search"));
+    assert_eq!(
+        run(&mut e, "liuzi-visits"),
+        "= TEXT no search since L12 was played"
+    );
     e.send("quit");
     assert_eq!(e.reply(), "=");
 }
@@ -328,9 +337,11 @@ fn gogui_analyze_after_book_stones_gets_successes() {
     for _ in 0..2 {
         let stone = ask(&mut e, "genmove w");
         assert!(stone.starts_with("= "), "{stone}");
+        let vertex = &stone["= ".len()..];
         for command in ["liuzi-visits", "liuzi-winrates"] {
             let reply = ask(&mut e, command);
-            assert!(reply.starts_with("= TEXT no search"), "{command}: {reply}");
+            let note = format!("= TEXT no search: {vertex} came from the opening book");
+            assert_eq!(reply, note, "{command}");
         }
         assert!(ask(&mut e, "liuzi-policy").starts_with("= INFLUENCE "));
     }
@@ -347,7 +358,7 @@ fn live_graphics_on_stderr_for_gogui_only() {
         "two.toml",
         "[engine]\nthreads = 1\n[time]\nstone_seconds = 2.0\n",
     );
-    let stderr_of = |gogui: bool| -> String {
+    let stderr_of = |gogui: bool| -> (String, String) {
         let log = dir.path().join(format!("stderr-{gogui}.txt"));
         let mut e = EngineProcess::start_in(
             LIUZI,
@@ -359,23 +370,38 @@ fn live_graphics_on_stderr_for_gogui_only() {
             assert_eq!(ask(&mut e, "gogui-rules_game_id"), "= Connect6");
         }
         assert_eq!(ask(&mut e, "play b K10"), "=");
-        assert!(ask(&mut e, "genmove w").starts_with("= "));
+        let stone = ask(&mut e, "genmove w");
         assert_eq!(ask(&mut e, "quit"), "=");
         assert_eq!(e.exit_within(Duration::from_secs(5)), Some(true));
-        std::fs::read_to_string(&log).unwrap()
+        let stone = stone.strip_prefix("= ").unwrap().to_string();
+        (std::fs::read_to_string(&log).unwrap(), stone)
     };
-    let shown = stderr_of(true);
-    let block = shown
+    let (shown, stone) = stderr_of(true);
+    let blocks: Vec<&str> = shown
         .split("gogui-gfx:\n")
-        .nth(1)
-        .unwrap_or_else(|| panic!("no gfx block: {shown}"));
-    let block = block.split("\n\n").next().unwrap();
+        .skip(1)
+        .map(|b| b.split("\n\n").next().unwrap())
+        .collect();
+    assert!(blocks.len() >= 2, "no live blocks: {shown}");
+    let block = blocks[0];
     assert!(block.starts_with("INFLUENCE "), "{block}");
     assert!(
         block.contains("\nLABEL ") && block.contains("\nTEXT "),
         "{block}"
     );
-    assert!(!stderr_of(false).contains("gogui-gfx"));
+    // issue 74.7: the last block shows the stone played, and the count never goes back.
+    let last = blocks.last().unwrap();
+    assert!(
+        last.contains(&format!("\nSQUARE {stone}\nTEXT played {stone}")),
+        "{last}"
+    );
+    let counts: Vec<u64> = blocks
+        .iter()
+        .filter_map(|b| b.split("\nTEXT ").nth(1))
+        .filter_map(|t| t.split(" playouts in ").next()?.parse().ok())
+        .collect();
+    assert!(counts.windows(2).all(|w| w[0] <= w[1]), "{counts:?}");
+    assert!(!stderr_of(false).0.contains("gogui-gfx"));
 }
 
 fn ask(e: &mut EngineProcess, line: &str) -> String {

@@ -238,3 +238,33 @@ impl Cli {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// issue 74.4: each binary's help names its own default protocol.
+    #[test]
+    fn help_says_which_protocol_each_binary_starts_in() {
+        let c6 = Command::C6 {
+            letters: None,
+            sau_placeholder: false,
+        };
+        for (default, name, own, other) in [
+            (Command::Gtp, "liuzi", "gtp", "c6"),
+            (c6, "liuzi-c6", "c6", "gtp"),
+        ] {
+            let help = command(&default).render_long_help().to_string();
+            assert!(help.contains(&format!("`{name}` without a subcommand speaks {own}")));
+            // The subcommand list: `gtp  Speak GTP v2 ...`, `c6  Speak the Connect6 ...`.
+            let entry = |sub: &str| {
+                help.lines()
+                    .find(|l| l.trim_start().starts_with(sub) && l.contains("Speak"))
+                    .unwrap_or_else(|| panic!("no {sub} entry: {help}"))
+                    .to_string()
+            };
+            assert!(entry(own).contains("(the default)"), "{help}");
+            assert!(!entry(other).contains("(the default)"), "{help}");
+        }
+    }
+}
