@@ -266,7 +266,7 @@ fn genmove_analyze_streams_then_plays_and_works_after_a_book_stone() {
         parse_report(line);
     }
     assert_eq!(ask(&mut e, "4 gogui-rules_side_to_move"), "=4 white");
-    assert_eq!(ask(&mut e, &format!("5 play w {stone}")), "=5 illegal move");
+    assert_eq!(ask(&mut e, &format!("5 play w {stone}")), "?5 illegal move");
     // Black's opening stone skips the search: the stream says so in its own form.
     e.send("6 clear_board");
     assert_eq!(e.reply(), "=6");

@@ -367,6 +367,41 @@ mod tests {
     }
 
     #[test]
+    fn only_interrupts_are_urgent_and_quit_waits_its_turn() {
+        for line in [
+            "# interrupt",
+            "  #interrupt ",
+            "gogui-interrupt",
+            "7 gogui-interrupt\r",
+        ] {
+            assert!(is_urgent(line), "{line:?}");
+        }
+        for line in ["quit", "3 quit", "# a comment", "genmove b", ""] {
+            assert!(!is_urgent(line), "{line:?}");
+        }
+    }
+
+    #[test]
+    fn streaming_replies_are_framed_without_the_reader_thread() {
+        let mut g = gtp();
+        let mut out = String::new();
+        g.handle_line("5 genmove_analyze b 10", &mut out);
+        assert_eq!(
+            out,
+            "=5\ninfo move K10 visits 0 winrate 5000 prior 10000 lcb 0 order 0 player B stone 1 \
+             reason opening pv K10\nplay K10\n\n"
+        );
+        assert_eq!(g.engine().board().stone_count(), 1);
+        out.clear();
+        // Nothing can stop an analysis here, so it reports what is known (nothing) and ends.
+        g.handle_line("lz-analyze 10", &mut out);
+        assert_eq!(out, "=\n\n");
+        out.clear();
+        g.handle_line("2 lz-analyze b", &mut out);
+        assert!(out.starts_with("?2 white is to play"), "{out}");
+    }
+
+    #[test]
     fn replies_never_contain_a_blank_line() {
         let mut out = String::new();
         respond(&mut out, '=', "3", "a\n\nb\n");

@@ -177,7 +177,8 @@ impl Stream {
     }
 
     /// The report for a stone chosen without a search: one group with no visits, its win rate
-    /// known only for a sure win (else 0.5, unknown), and `reason` saying why.
+    /// and bound known only for a sure win (else 0.5 and 0: unknown), and `reason` saying why
+    /// (`opening`, `book`, `win`, `forced`, `proven`).
     pub fn unsearched_report(&self, p: Point, why: NoSearch) -> String {
         let (win, reason) = match why {
             NoSearch::Opening => (0.5, "opening"),
@@ -186,8 +187,10 @@ impl Stream {
             NoSearch::Decided(Decision::ForcedBlock) => (0.5, "forced"),
             NoSearch::Decided(_) => (1.0, "proven"),
         };
+        // Only a sure win has a bound; otherwise nothing is known.
+        let lcb = if win >= 1.0 { 1.0 } else { 0.0 };
         let mut line = String::new();
-        self.group(&mut line, p, 0, win, 1.0, win, 0);
+        self.group(&mut line, p, 0, win, 1.0, lcb, 0);
         let _ = write!(line, " reason {reason} pv ");
         push_vertex(&mut line, p);
         line.push('\n');
