@@ -1,7 +1,7 @@
-//! Issue 74 over pipes against the real binary: commands run in their order (a queued `quit` or
-//! the end of the input waits for the search before it), the live analysis stream
-//! (`lz-analyze`, `kata-analyze`, `genmove_analyze`), and the run-time settings
-//! (`liuzi-set-param`, `liuzi-get-param`).
+//! Issue 74 over pipes against the real binary: commands run in their order in GTP and in the
+//! Connect6 protocol (a queued `quit` or the end of the input waits for the search before it),
+//! the live analysis stream (`lz-analyze`, `kata-analyze`, `genmove_analyze`), and the run-time
+//! settings (`liuzi-set-param`, `liuzi-get-param`, GoGui's parameter dialogs).
 
 #[path = "support/engine_process.rs"]
 mod engine_process;
@@ -417,4 +417,39 @@ fn gogui_lists_the_settings_as_parameter_dialogs() {
         time.contains("[string] depth_turn_seconds [0.5,1.0,2.0,"),
         "{time}"
     );
+}
+
+/// The Connect6 protocol runs its lines in order too: a `quit` right behind `move` waits for
+/// the answer (Cloudict itself reads `quit` only after its search).
+#[test]
+fn c6_a_queued_quit_waits_for_the_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(
+        dir.path(),
+        "c6.toml",
+        "[engine]\nthreads = 1\nseed = 5\nbook = \"none\"\n[time]\nturn_seconds = 60.0\n\
+         [search]\nplayouts = 400\n",
+    );
+    let moves = |pause: bool| -> Vec<String> {
+        let mut e = EngineProcess::start(LIUZI, &["--config", &config, "c6"]);
+        e.send("new white\nmove JJ");
+        if pause {
+            let first = e.line_starting("move ");
+            e.send("quit");
+            e.close_stdin();
+            let mut rest = all_output(&mut e);
+            rest.insert(0, first);
+            rest.retain(|l| l.starts_with("move "));
+            rest
+        } else {
+            e.send("quit");
+            e.close_stdin();
+            let mut lines = all_output(&mut e);
+            lines.retain(|l| l.starts_with("move "));
+            lines
+        }
+    };
+    let paused = moves(true);
+    assert_eq!(paused.len(), 1, "{paused:?}");
+    assert_eq!(moves(false), paused);
 }
