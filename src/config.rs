@@ -9,10 +9,12 @@ mod alphabeta;
 mod memory;
 mod memory_limits;
 mod search;
+mod settings;
 
 pub use alphabeta::AlphaBetaParams;
 pub use memory::{check_memory, physical_memory, EDGE_BYTES};
 pub use search::{OpeningNear, PairOrder, PlayoutPolicy, SearchParams, SolverParams};
+pub use settings::{Setting, SettingKind, RUNTIME_SECTIONS};
 
 use crate::notation::LetterOrder;
 use crate::rules::{MAX_SIZE, MIN_SIZE};

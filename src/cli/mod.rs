@@ -14,6 +14,7 @@ use std::path::PathBuf;
 const ABOUT: &str = "Liuzi (六子): a Connect6 engine (19x19; Black opens with one stone, then two \
 stones a turn; six or more in a row wins).";
 
+/// The long help; [`command`] adds which protocol the binary starts in.
 const LONG_ABOUT: &str = "\
 Liuzi (六子): a Connect6 engine (19x19 by default, 6..=25 on request; Black opens with one stone,
 then each side places two stones a turn; six or more in a row wins; a full board is a draw).
@@ -21,7 +22,7 @@ then each side places two stones a turn; six or more in a row wins; a full board
 PROTOCOLS (stdin/stdout; stdout carries the protocol only, logs go to stderr)
   gtp   GTP v2, one stone per `play`/`genmove` in the order B, WW, BB, ...; vertices A-T without I,
         row 1 at the bottom. Includes GoGui's gogui-rules_* commands, so GoGui can use Liuzi both
-        as the program and as the rule referee (ruler). This is the default.
+        as the program and as the rule referee (ruler).
   c6    The Connect6 protocol of Chinese competitions: Cloudict, ConnectMore and the SAU platform
         (name / new black|white / move XXXX / black|white XXXX / next / depth d / quit). Stones
         are two letters A..S (column, then row from the bottom; `--letters sau` reads rows from
@@ -43,12 +44,14 @@ CONFIGURATION
   RUST_LOG=liuzi=debug) or -v/-vv set the log detail on stderr (coloured only on a terminal).
 
 RUNNING
-  `quit`, the end of the input, SIGTERM/SIGINT/SIGHUP, GTP `gogui-interrupt` and GoGui's
-  `# interrupt` stop a running search at once; the stone asked for is still answered. `--ponder`
-  thinks on the opponent's time. `liuzi-c6` is this program starting in the c6 protocol.";
+  Commands run in their order: a queued `quit` or the end of the input waits for the search
+  before it. SIGTERM/SIGINT/SIGHUP, GTP `gogui-interrupt` and GoGui's `# interrupt` stop a
+  running search at once; the stone asked for is still answered. `--ponder` thinks on the
+  opponent's time. GTP extensions: `lz-analyze`/`kata-analyze` live analysis and
+  `liuzi-set-param`/`liuzi-get-param` (docs/analysis.md).";
 
 #[derive(Parser, Debug)]
-#[command(name = "liuzi", version, about = ABOUT, long_about = LONG_ABOUT)]
+#[command(name = "liuzi", version, about = ABOUT)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -106,7 +109,7 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug, Clone, PartialEq)]
 pub enum Command {
-    /// Speak GTP v2 with GoGui's gogui-rules_* extension (the default)
+    /// Speak GTP v2 with GoGui's gogui-rules_* extension
     Gtp,
     /// Speak the Connect6 protocol (Cloudict, ConnectMore, SAU platform)
     C6 {
@@ -134,7 +137,42 @@ pub enum LetterArg {
     Sau,
 }
 
+/// The command line of the binary whose front-end without a subcommand is `default`: its name
+/// and its help say which protocol it starts in (`liuzi`: GTP, `liuzi-c6`: c6).
+pub fn command(default: &Command) -> clap::Command {
+    let c6 = matches!(default, Command::C6 { .. });
+    let (name, starts) = if c6 {
+        ("liuzi-c6", "c6")
+    } else {
+        ("liuzi", "gtp")
+    };
+    let long_about = format!(
+        "{LONG_ABOUT}\n\n`{name}` without a subcommand speaks {starts} (the default of this \
+         binary); `liuzi` starts in gtp, `liuzi-c6` in c6."
+    );
+    let mark = |sub: clap::Command, is_default: bool| {
+        if is_default {
+            let about = format!("{} (the default)", sub.get_about().unwrap_or_default());
+            sub.about(about)
+        } else {
+            sub
+        }
+    };
+    <Cli as clap::CommandFactory>::command()
+        .name(name)
+        .bin_name(name)
+        .long_about(long_about)
+        .mut_subcommand("gtp", |sub| mark(sub, !c6))
+        .mut_subcommand("c6", |sub| mark(sub, c6))
+}
+
 impl Cli {
+    /// The command line of the binary whose default front-end is `default`.
+    pub fn parse_for(default: &Command) -> Cli {
+        let matches = command(default).get_matches();
+        <Cli as clap::FromArgMatches>::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+    }
+
     /// Applies the command-line overrides to `config`.
     pub fn apply_overrides(&self, config: &mut EngineConfig) {
         if let Some(weights) = &self.weights {
@@ -198,6 +236,36 @@ impl Cli {
                 _ => "trace",
             }
             .to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// issue 74.4: each binary's help names its own default protocol.
+    #[test]
+    fn help_says_which_protocol_each_binary_starts_in() {
+        let c6 = Command::C6 {
+            letters: None,
+            sau_placeholder: false,
+        };
+        for (default, name, own, other) in [
+            (Command::Gtp, "liuzi", "gtp", "c6"),
+            (c6, "liuzi-c6", "c6", "gtp"),
+        ] {
+            let help = command(&default).render_long_help().to_string();
+            assert!(help.contains(&format!("`{name}` without a subcommand speaks {own}")));
+            // The subcommand list: `gtp  Speak GTP v2 ...`, `c6  Speak the Connect6 ...`.
+            let entry = |sub: &str| {
+                help.lines()
+                    .find(|l| l.trim_start().starts_with(sub) && l.contains("Speak"))
+                    .unwrap_or_else(|| panic!("no {sub} entry: {help}"))
+                    .to_string()
+            };
+            assert!(entry(own).contains("(the default)"), "{help}");
+            assert!(!entry(other).contains("(the default)"), "{help}");
         }
     }
 }

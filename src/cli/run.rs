@@ -7,7 +7,6 @@ use crate::protocol::c6::{self, C6};
 use crate::protocol::gtp::{self, Gtp};
 use crate::protocol::input::Input;
 use crate::protocol::stderr_queue::{self, QueuedStderr};
-use clap::Parser;
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -19,10 +18,10 @@ const STDERR_FLUSH: Duration = Duration::from_secs(1);
 /// `liuzi`, the Connect6 protocol for `liuzi-c6` (or any program file named so), so that
 /// hosts that start an engine without arguments (ConnectMore) can use it.
 pub fn main(default: Option<Command>) -> ExitCode {
-    let cli = Cli::parse();
     let default = default
         .or_else(program_name_default)
         .unwrap_or(Command::Gtp);
+    let cli = Cli::parse_for(&default);
     tracing_subscriber::fmt()
         // Through a queue: an unread stderr must not freeze the engine.
         .with_writer(|| QueuedStderr)

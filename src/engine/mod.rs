@@ -21,11 +21,38 @@ use crate::rules::{Board, Color, PlayError, Point};
 use std::fmt;
 use std::sync::Arc;
 
+/// Why the search chose a stone without searching (a six, a forced block, a proven win).
+pub use crate::search::Decision;
 /// How long one stone may think, worked out by the engine from the clock and config: the
 /// searches' own limits type (time, and the front-end's observer that may stop it).
 pub use crate::search::Limits as StoneBudget;
-/// A front-end's hold on a running search (stop requests, live display).
-pub use crate::search::ThinkObserver;
+/// A front-end's hold on a running search (stop requests, live display), and how often a
+/// search shows its progress unless the observer asks otherwise.
+pub use crate::search::{ThinkObserver, PROGRESS_INTERVAL};
+
+/// Why there are no search statistics of the current position (GoGui's analyze notes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoAnalysis {
+    /// A new game or a loaded record: nothing searched here yet.
+    NotSearched,
+    /// A stone was placed by the controller (`play`) since the last search.
+    StonePlayed(Point),
+    /// A stone was taken back since the last search.
+    Undone,
+    /// The engine's last stone needed no search.
+    Unsearched(Point, NoSearch),
+}
+
+/// How the engine chose a stone without a search of its position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoSearch {
+    /// Black's opening stone: the centre.
+    Opening,
+    /// The opening book.
+    Book,
+    /// The threat rules or the solver (a six, the only block, a proven threat sequence).
+    Decided(Decision),
+}
 
 /// The seam where the search plugs in.
 pub trait MoveGenerator: Send {
@@ -122,6 +149,8 @@ pub struct Engine {
     observer: Option<Arc<dyn ThinkObserver>>,
     /// The opening book, consulted before the search (`engine.book`).
     book: Option<BookPlayer>,
+    /// Why `analysis` is `None`, when it is.
+    no_analysis: NoAnalysis,
 }
 
 impl Drop for Engine {
@@ -144,6 +173,7 @@ impl Engine {
             analysis: None,
             observer: None,
             book: None,
+            no_analysis: NoAnalysis::NotSearched,
         })
     }
 
@@ -164,6 +194,20 @@ impl Engine {
         self.observer = observer;
     }
 
+    /// Replaces the search (new settings at run time); the game and the clock stay, the old
+    /// search's tree and statistics go.
+    pub fn set_generator(&mut self, generator: Box<dyn MoveGenerator>) {
+        self.generator.end_game();
+        self.generator = generator;
+        self.generator.new_game(&self.board);
+        self.analysis = None;
+    }
+
+    /// Whether a front-end watches the searches (see [`Engine::set_observer`]).
+    pub fn has_observer(&self) -> bool {
+        self.observer.is_some()
+    }
+
     /// The opening book every following `genmove` plays from while the position is in it.
     pub fn set_book(&mut self, book: Option<BookPlayer>) {
         self.book = book;
@@ -175,6 +219,7 @@ impl Engine {
         self.generator.end_game();
         self.board = board;
         self.analysis = None;
+        self.no_analysis = NoAnalysis::NotSearched;
         self.clock.turn_first = None;
         self.generator.new_game(&self.board);
         self.reset_book();
@@ -185,6 +230,7 @@ impl Engine {
     pub fn play(&mut self, color: Color, p: Point) -> Result<(), EngineError> {
         self.board.play_as(color, p)?;
         self.analysis = None;
+        self.no_analysis = NoAnalysis::StonePlayed(p);
         self.clock.turn_first = None;
         Ok(())
     }
@@ -192,6 +238,7 @@ impl Engine {
     pub fn undo(&mut self) -> Result<Point, EngineError> {
         let p = self.board.undo().ok_or(EngineError::NothingToUndo)?;
         self.analysis = None;
+        self.no_analysis = NoAnalysis::Undone;
         self.clock.turn_first = None;
         self.generator.new_game(&self.board);
         self.reset_book();
@@ -205,6 +252,20 @@ impl Engine {
         self.analysis.as_ref()
     }
 
+    /// Why [`Engine::analysis`] is `None` (meaningless while it is `Some`).
+    pub fn no_analysis(&self) -> NoAnalysis {
+        self.no_analysis
+    }
+
+    /// The stone the search decided without searching the current position (a six, the only
+    /// block, a proven win), as the last search or analysis of this position found it.
+    pub fn decided_here(&self) -> Option<(Point, Decision)> {
+        self.generator
+            .analysis()
+            .filter(|a| a.stone_count == self.board.stone_count())
+            .and_then(|a| a.decided)
+    }
+
     /// P(m) for the side to move in the current position (see [`MoveGenerator::policy`]).
     pub fn policy(&self) -> Option<Vec<(Point, f32)>> {
         self.generator.policy(&self.board)
@@ -214,6 +275,7 @@ impl Engine {
     pub fn set_board(&mut self, board: Board) {
         self.board = board;
         self.analysis = None;
+        self.no_analysis = NoAnalysis::NotSearched;
         self.clock.turn_first = None;
         self.generator.new_game(&self.board);
         self.reset_book();
@@ -261,22 +323,27 @@ impl Engine {
         // Black's opening stone goes to the centre, as every Connect6 program plays it: on an
         // empty board the patterns see only edge distances and would break ties by index.
         let book_stone = self.book.as_mut().and_then(|b| b.stone(&self.board));
-        let (p, searched) = if self.board.stone_count() == 0 {
+        let (p, unsearched) = if self.board.stone_count() == 0 {
             let centre = (self.board.size() / 2) as u8;
-            (Point::new(centre, centre), false)
+            (Point::new(centre, centre), Some(NoSearch::Opening))
         } else if let Some(p) = book_stone {
             tracing::info!(stone = %crate::notation::format_gtp(p), "from the opening book");
-            (p, false)
+            (p, Some(NoSearch::Book))
         } else {
-            (self.generator.generate(&self.board, budget), true)
+            let p = self.generator.generate(&self.board, budget);
+            let decided = self.decided_here().filter(|&(d, _)| d == p);
+            (p, decided.map(|(_, why)| NoSearch::Decided(why)))
         };
         self.board.play(p)?;
         // A stone the search did not choose has no statistics: the generator's last ones are
         // of another position (perhaps of the same stone count, before an undo).
-        self.analysis = if searched {
-            self.searched_analysis(searched_at)
-        } else {
-            None
+        self.analysis = match unsearched {
+            None => self.searched_analysis(searched_at),
+            Some(_) => None,
+        };
+        self.no_analysis = match unsearched {
+            Some(why) => NoAnalysis::Unsearched(p, why),
+            None => NoAnalysis::NotSearched,
         };
         let elapsed = start.elapsed();
         self.clock.record_stone(color, elapsed);

@@ -1,24 +1,27 @@
-//! Protocol input read on its own thread, so that a command can stop the search of an earlier
-//! one: while the engine thinks, the reader keeps reading. A line that asks to stop (`quit`,
-//! GoGui's interrupt; each front-end says which) and the end of the input or a termination
-//! signal stop the running search at once; the search answers with its best stone so far and
-//! the lines are then handled in their order, as if read after it.
+//! Protocol input read on its own thread, so that an interrupt can stop the search of an earlier
+//! command: while the engine thinks, the reader keeps reading. Commands run in their order: a
+//! queued `quit` or the end of the input waits for the commands before it (each is bounded by
+//! its clock or playouts), as in every GTP engine, so a piped script gets the same stones as a
+//! slow one. Only an explicit interrupt (GoGui's; each front-end says which lines are one) or a
+//! termination signal stops a running search early; the search answers with its best stone so
+//! far and the lines are then handled in their order, as if read after it.
 //!
 //! Every line gets a sequence number. An interrupt read as line `n` stops the commands before
 //! `n` (the one running, and any still queued), never a later one. A ponder search (thinking
-//! on the opponent's time) is stopped by any line, unless it is bounded work (a playout
-//! limit), which then finishes first so that reproducible configurations stay reproducible.
+//! on the opponent's time) or a live analysis is stopped by any line and by the end of the
+//! input; pondering that is bounded work (a playout limit) finishes first, so that
+//! reproducible configurations stay reproducible.
 //!
 //! At most [`MAX_QUEUED_LINES`] lines wait: a controller that floods the engine is pushed back
 //! by the pipe. A termination signal is not queued behind them: the running search answers,
 //! the lines still queued are dropped and the session ends.
 
 use super::line_reader::{InputLine, LineReader};
-use crate::engine::{ChildAnalysis, ThinkObserver};
+use crate::engine::{ChildAnalysis, ThinkObserver, PROGRESS_INTERVAL};
 use crossbeam::channel::{self, Receiver, Sender};
 use parking_lot::Mutex;
 use std::io::{self, Read};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -62,7 +65,7 @@ pub enum Event {
     Line(u64, Line),
     /// End of input (or a read error, logged): finish and stop.
     End,
-    /// SIGTERM / SIGINT / SIGHUP: finish and stop.
+    /// SIGTERM / SIGINT / SIGHUP: stop the search at once, finish and stop.
     Terminated,
 }
 
@@ -85,6 +88,8 @@ struct State {
     started: u64,
     /// Commands of lines before this number are to stop (an interrupt's line number).
     stop_before: u64,
+    /// The input has ended: pondering stops, commands run to their own limits.
+    ended: bool,
     running: Running,
 }
 
@@ -93,6 +98,8 @@ pub struct Control {
     state: Mutex<State>,
     stop: AtomicBool,
     display: Mutex<Option<Box<Display>>>,
+    /// How often the display is shown, in microseconds (an analysis stream's interval).
+    display_micros: AtomicU64,
 }
 
 /// Shows a running search's progress (GoGui live graphics, Connect6 `Searching i/n`).
@@ -105,10 +112,12 @@ impl Control {
                 read: 0,
                 started: 0,
                 stop_before: 0,
+                ended: false,
                 running: Running::Idle,
             }),
             stop: AtomicBool::new(false),
             display: Mutex::new(None),
+            display_micros: AtomicU64::new(PROGRESS_INTERVAL.as_micros() as u64),
         }
     }
 
@@ -124,8 +133,15 @@ impl Control {
         seq
     }
 
-    /// No more input will come: everything running stops.
+    /// No more input will come: pondering stops; commands read before run to their own limits.
     pub fn end(&self) {
+        let mut s = self.state.lock();
+        s.ended = true;
+        self.update(&s);
+    }
+
+    /// A termination signal: everything running stops at once.
+    pub fn terminate(&self) {
         let mut s = self.state.lock();
         s.stop_before = u64::MAX;
         self.update(&s);
@@ -136,7 +152,7 @@ impl Control {
             Running::Idle => false,
             Running::Command(seq) => seq < s.stop_before,
             Running::Ponder { any_line } => {
-                s.stop_before > s.started || (any_line && s.read > s.started)
+                s.stop_before > s.started || (any_line && (s.read > s.started || s.ended))
             }
         };
         if stop {
@@ -158,6 +174,13 @@ impl Control {
     pub fn set_display(&self, display: Option<Box<Display>>) {
         *self.display.lock() = display;
     }
+
+    /// How often the display is shown from now on (the search's default when `None`).
+    pub fn set_display_interval(&self, interval: Option<Duration>) {
+        let interval = interval.unwrap_or(PROGRESS_INTERVAL);
+        self.display_micros
+            .store(interval.as_micros() as u64, Ordering::Relaxed);
+    }
 }
 
 impl ThinkObserver for Control {
@@ -169,6 +192,10 @@ impl ThinkObserver for Control {
         if let Some(display) = self.display.lock().as_ref() {
             display(playouts, elapsed, children);
         }
+    }
+
+    fn progress_interval(&self) -> Duration {
+        Duration::from_micros(self.display_micros.load(Ordering::Relaxed))
     }
 }
 
@@ -241,7 +268,7 @@ impl Input {
         let wake = self.wake.clone();
         move || {
             terminated.store(true, Ordering::SeqCst);
-            control.end();
+            control.terminate();
             let _ = wake.try_send(());
         }
     }
@@ -313,7 +340,23 @@ mod tests {
         c.set_running(Running::Command(4));
         assert!(!c.stop_requested(), "command 4 came after it");
         c.end();
-        assert!(c.stop_requested());
+        assert!(
+            !c.stop_requested(),
+            "the end of the input waits for command 4"
+        );
+        c.terminate();
+        assert!(c.stop_requested(), "a signal does not wait");
+    }
+
+    #[test]
+    fn the_end_of_the_input_stops_pondering_only() {
+        let c = Control::new();
+        c.line_read(false);
+        c.set_running(Running::Command(1));
+        c.end();
+        assert!(!c.stop_requested());
+        c.set_running(Running::Ponder { any_line: true });
+        assert!(c.stop_requested(), "nothing can come to stop it any more");
     }
 
     #[test]

@@ -32,10 +32,12 @@ use std::io::{self, Read, Write};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Lines that stop a running search before their turn comes: `quit` and `exit`.
-pub fn is_urgent(line: &str) -> bool {
-    let word = line.trim();
-    word.eq_ignore_ascii_case("quit") || word.eq_ignore_ascii_case("exit")
+/// Lines that stop a running search before their turn comes: none. The protocol has no
+/// interrupt, and its hosts wait for each `move` (Cloudict itself reads `quit` only after its
+/// search; ConnectMore ends an engine by a signal, which stops the search at once). A `quit`
+/// waits its turn like every other line.
+pub fn is_urgent(_line: &str) -> bool {
+    false
 }
 
 pub use token::PLACEHOLDER;
@@ -89,8 +91,9 @@ impl C6 {
     }
 
     /// Serves the protocol from the reader thread of `input` until `quit`/`exit`, the end of
-    /// the input or a termination signal; `quit` and the end stop a running search, whose
-    /// move is still written. Ponders between commands when `protocol.ponder` is on.
+    /// the input or a termination signal, running the lines in their order; a signal stops a
+    /// running search, whose move is still written. Ponders between commands when
+    /// `protocol.ponder` is on.
     pub fn serve<W: Write + Send + 'static, E: Write>(
         &mut self,
         input: Input,

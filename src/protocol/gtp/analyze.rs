@@ -6,7 +6,8 @@
 //! needed no search, a finished game) they answer success with an empty map and a TEXT line.
 
 use super::commands::push_vertex;
-use crate::engine::{Analysis, ChildAnalysis, Engine};
+use crate::engine::{Analysis, ChildAnalysis, Decision, Engine, NoAnalysis, NoSearch};
+use crate::rules::Point;
 use std::fmt::Write as _;
 
 /// `type/label/command` lines, as GoGui reads them from `gogui-analyze_commands`.
@@ -83,18 +84,86 @@ pub fn win_rates(engine: &Engine, out: &mut String) {
     }
 }
 
-/// The last search while it still describes this position; else a TEXT note in `out`.
+/// The last search while it still describes this position; else a TEXT note in `out` that
+/// says why there is none.
 fn last_search<'a>(engine: &'a Engine, out: &mut String) -> Option<&'a Analysis> {
     let analysis = engine.analysis();
     if analysis.is_none() {
-        out.push_str("TEXT no search of this position (forced stones and opening-book stones skip the search)");
+        out.push_str("TEXT ");
+        no_search_note(engine.no_analysis(), out);
     }
     analysis
+}
+
+/// Why there are no search statistics to show, in a few words.
+fn no_search_note(why: NoAnalysis, out: &mut String) {
+    let stone = |p: Point, out: &mut String| push_vertex(out, p);
+    match why {
+        NoAnalysis::NotSearched => out.push_str("no search of this position yet"),
+        NoAnalysis::StonePlayed(p) => {
+            out.push_str("no search since ");
+            stone(p, out);
+            out.push_str(" was played");
+        }
+        NoAnalysis::Undone => out.push_str("no search since the undo"),
+        NoAnalysis::Unsearched(p, how) => {
+            out.push_str("no search: ");
+            stone(p, out);
+            out.push_str(match how {
+                NoSearch::Opening => " is Black's opening stone (the centre)",
+                NoSearch::Book => " came from the opening book",
+                NoSearch::Decided(Decision::Win) => " wins at once",
+                NoSearch::Decided(Decision::ForcedBlock) => " is the only block of a six",
+                NoSearch::Decided(_) => " starts a proven threat sequence",
+            });
+        }
+    }
 }
 
 /// The root's visits as a live-graphics block for GoGui (`gogui-gfx:` on stderr): shading by
 /// share of the visits, labels on the most visited stones.
 pub fn live_gfx(children: &[ChildAnalysis], playouts: u64, elapsed_seconds: f64, out: &mut String) {
+    let visited = visits_gfx(children, out);
+    let _ = write!(out, "\nTEXT {playouts} playouts in {elapsed_seconds:.1} s");
+    if let Some(best) = visited.first() {
+        out.push_str(", best ");
+        push_vertex(out, best.point);
+        if let Some(w) = best.win_rate {
+            let _ = write!(out, " ({:.0}%)", w * 100.0);
+        }
+    }
+    out.push_str("\n\n");
+}
+
+/// The last live-graphics block of a search: the root's visits as in [`live_gfx`], and the
+/// stone played marked and named (it may differ from the last block's best).
+pub fn final_gfx(
+    children: &[ChildAnalysis],
+    played: Point,
+    elapsed_seconds: f64,
+    out: &mut String,
+) {
+    let _ = visits_gfx(children, out);
+    out.push_str("\nSQUARE ");
+    push_vertex(out, played);
+    out.push_str("\nTEXT played ");
+    push_vertex(out, played);
+    match children.iter().find(|c| c.point == played) {
+        Some(c) if c.visits > 0 => {
+            if let Some(w) = c.win_rate {
+                let _ = write!(out, " ({:.0}%)", w * 100.0);
+            }
+            let total: u64 = children.iter().map(|c| u64::from(c.visits)).sum();
+            let _ = write!(out, ", {total} visits at the root");
+        }
+        _ => out.push_str(" without a search"),
+    }
+    let _ = write!(out, " in {elapsed_seconds:.1} s\n\n");
+}
+
+/// `gogui-gfx:` with INFLUENCE shading by share of the visits and LABELs on the most visited
+/// stones; returns those stones, most visited first.
+fn visits_gfx<'a>(children: &'a [ChildAnalysis], out: &mut String) -> Vec<&'a ChildAnalysis> {
     let mut visited: Vec<&ChildAnalysis> = children.iter().filter(|c| c.visits > 0).collect();
     visited.sort_by_key(|c| std::cmp::Reverse(c.visits));
     let most = visited.first().map_or(1, |c| c.visits.max(1));
@@ -110,23 +179,19 @@ pub fn live_gfx(children: &[ChildAnalysis], playouts: u64, elapsed_seconds: f64,
         push_vertex(out, c.point);
         let _ = write!(out, " {}", compact(c.visits));
     }
-    let _ = write!(out, "\nTEXT {playouts} playouts in {elapsed_seconds:.1} s");
-    if let Some(best) = visited.first() {
-        out.push_str(", best ");
-        push_vertex(out, best.point);
-        if let Some(w) = best.win_rate {
-            let _ = write!(out, " ({:.0}%)", w * 100.0);
-        }
-    }
-    out.push_str("\n\n");
+    visited
 }
 
-/// Short labels fit GoGui's cells: 1234, 12k, 1.2M.
-fn compact(n: u32) -> String {
+/// Labels of at most three characters and a unit, so that neighbours on GoGui's board do not
+/// run together: 999, 7.2k, 12k, 1.2M, 34M (rounded down, so a label never overstates).
+pub(super) fn compact(n: u32) -> String {
     match n {
-        0..=9_999 => n.to_string(),
+        0..=999 => n.to_string(),
+        1_000..=9_999 => format!("{}.{}k", n / 1000, n % 1000 / 100),
         10_000..=999_999 => format!("{}k", n / 1000),
-        _ => format!("{:.1}M", n as f64 / 1e6),
+        1_000_000..=9_999_999 => format!("{}.{}M", n / 1_000_000, n % 1_000_000 / 100_000),
+        10_000_000..=999_999_999 => format!("{}M", n / 1_000_000),
+        _ => format!("{}.{}G", n / 1_000_000_000, n % 1_000_000_000 / 100_000_000),
     }
 }
 
@@ -137,7 +202,23 @@ mod tests {
     #[test]
     fn labels_stay_short() {
         assert_eq!(compact(999), "999");
+        assert_eq!(compact(1_000), "1.0k");
+        assert_eq!(compact(7_233), "7.2k");
+        assert_eq!(compact(9_999), "9.9k");
         assert_eq!(compact(12_345), "12k");
         assert_eq!(compact(2_500_000), "2.5M");
+        for n in [
+            0,
+            5,
+            999,
+            1_000,
+            7_299,
+            10_000,
+            999_999,
+            1_000_000,
+            u32::MAX,
+        ] {
+            assert!(compact(n).len() <= 4, "{n}: {}", compact(n));
+        }
     }
 }

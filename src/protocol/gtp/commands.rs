@@ -3,6 +3,9 @@
 
 use super::analyze;
 use super::board_text;
+use super::live::Pending;
+use super::params::PARAM_COMMANDS;
+use super::stream::{Format, Request};
 use super::Gtp;
 use crate::engine::{EngineError, TimeLeft, TimeSettings};
 use crate::notation;
@@ -49,6 +52,16 @@ pub const COMMANDS: &[&str] = &[
     "liuzi-policy",
     "liuzi-visits",
     "liuzi-winrates",
+    "lz-analyze",
+    "kata-analyze",
+    "genmove_analyze",
+    "lz-genmove_analyze",
+    "kata-genmove_analyze",
+    "liuzi-set-param",
+    "liuzi-get-param",
+    "kata-set-param",
+    "kata-get-param",
+    "liuzi-param",
 ];
 
 /// A command's arguments, read one at a time with GTP's error messages.
@@ -69,6 +82,11 @@ impl<'a> Args<'a> {
 
     fn optional(&mut self) -> Option<&'a str> {
         self.words.next()
+    }
+
+    /// Every argument left.
+    fn rest(&mut self) -> Vec<&'a str> {
+        self.words.by_ref().collect()
     }
 
     fn end(&mut self) -> Result<(), String> {
@@ -96,6 +114,15 @@ impl<'a> Args<'a> {
         let word = self.next(what)?;
         word.parse::<u32>()
             .map_err(|_| format!("syntax error: invalid {what} `{word}`"))
+    }
+}
+
+/// `kata-` commands report decimals, the others Leela Zero's integers.
+fn stream_format(command: &str) -> Format {
+    if command.starts_with("kata-") {
+        Format::Kata
+    } else {
+        Format::Lz
     }
 }
 
@@ -247,7 +274,45 @@ impl Gtp {
             }
             "gogui-analyze_commands" => {
                 args.end()?;
-                self.reply.push_str(&analyze::ANALYZE_COMMANDS.join("\n"));
+                let commands = analyze::ANALYZE_COMMANDS.iter().chain(PARAM_COMMANDS);
+                self.reply
+                    .push_str(&commands.copied().collect::<Vec<_>>().join("\n"));
+            }
+            "lz-analyze" | "kata-analyze" => {
+                if self.engine.board().is_over() {
+                    return Err("game is over".to_string());
+                }
+                let request =
+                    Request::parse(stream_format(name), &args.rest(), self.engine.board())?;
+                self.pending = Some(Pending::Analyze(request));
+            }
+            "genmove_analyze" | "lz-genmove_analyze" | "kata-genmove_analyze" => {
+                let words = args.rest();
+                let board = self.engine.board();
+                if board.is_over() {
+                    return Err("game is over".to_string());
+                }
+                let request = Request::parse(stream_format(name), &words, board)?;
+                let color = board.to_move(); // the parse refused any other colour
+                self.pending = Some(Pending::Genmove(color, request));
+            }
+            "liuzi-set-param" | "kata-set-param" => {
+                let key = args.next("setting name")?;
+                let value = args.rest();
+                if value.is_empty() {
+                    return Err("syntax error: missing value".to_string());
+                }
+                self.set_param(key, &value.join(" "))?;
+            }
+            "liuzi-get-param" | "kata-get-param" => {
+                let key = args.optional();
+                args.end()?;
+                self.get_param(key)?;
+            }
+            "liuzi-param" => {
+                let section = args.next("section")?;
+                let rest = args.rest();
+                self.gogui_param(section, &rest)?;
             }
             "liuzi-policy" => {
                 args.end()?;
@@ -288,12 +353,14 @@ impl Gtp {
     fn genmove(&mut self, args: &mut Args<'_>) -> Result<(), String> {
         let color = args.color()?;
         args.end()?;
+        let start = std::time::Instant::now();
         let p = self.engine.genmove(color).map_err(|e| match e {
             EngineError::WrongColor(to_move) => format!("{to_move} to play"),
             other => other.to_string(),
         })?;
         self.own_color = Some(color);
         push_vertex(&mut self.reply, p);
+        self.final_gfx(p, start.elapsed());
         Ok(())
     }
 

@@ -14,9 +14,13 @@
 mod analyze;
 mod board_text;
 mod commands;
+mod live;
+mod params;
+mod stream;
 
-/// Lines that stop a running search before their turn comes: `quit`, `gogui-interrupt` and
-/// GoGui's interrupt comment `# interrupt` (all with or without an id).
+/// Lines that stop a running search before their turn comes: `gogui-interrupt` and GoGui's
+/// interrupt comment `# interrupt` (with or without an id). A `quit` waits its turn, like every
+/// other command.
 pub fn is_urgent(line: &str) -> bool {
     let trimmed = line.trim_start();
     if let Some(comment) = trimmed.strip_prefix('#') {
@@ -28,7 +32,7 @@ pub fn is_urgent(line: &str) -> bool {
         Some(word) if is_id(word) => words.next(),
         other => other,
     };
-    matches!(name, Some("quit" | "gogui-interrupt"))
+    name == Some("gogui-interrupt")
 }
 
 pub use commands::COMMANDS;
@@ -39,6 +43,8 @@ use super::Flow;
 use crate::config::EngineConfig;
 use crate::engine::{Engine, ThinkObserver};
 use crate::rules::Color;
+use live::Pending;
+use parking_lot::Mutex;
 use std::borrow::Cow;
 use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -58,6 +64,14 @@ pub struct Gtp {
     /// The controller has sent a `gogui-*` command: it is GoGui, which shows live graphics
     /// (other controllers would only log them).
     gogui: Arc<AtomicBool>,
+    /// The configuration in force (`liuzi-set-param` changes it).
+    config: EngineConfig,
+    /// A command whose reply streams, to run once its first line is out.
+    pending: Option<Pending>,
+    /// The analysis stream reported to while the engine thinks.
+    stream: Arc<Mutex<Option<stream::Stream>>>,
+    /// An analysis reply is still open: the next line read ends it.
+    stream_open: bool,
 }
 
 impl Gtp {
@@ -71,6 +85,10 @@ impl Gtp {
             ponder_bounded: config.search.playouts > 0,
             live_gfx: config.protocol.live_gfx,
             gogui: Arc::new(AtomicBool::new(false)),
+            config: config.clone(),
+            pending: None,
+            stream: Arc::new(Mutex::new(None)),
+            stream_open: false,
         }
     }
 
@@ -79,33 +97,43 @@ impl Gtp {
     }
 
     /// Serves GTP from the reader thread of `input` until `quit`, the end of the input or a
-    /// termination signal: `quit`, `gogui-interrupt` and GoGui's `# interrupt` stop a running
-    /// search (its stone is still answered), and the engine ponders between commands when
-    /// `protocol.ponder` is on.
-    pub fn serve<W: Write>(&mut self, input: Input, output: W) -> io::Result<()> {
+    /// termination signal, running the commands in their order: `gogui-interrupt`, GoGui's
+    /// `# interrupt` and the signal stop a running search (its stone is still answered), and the
+    /// engine ponders between commands when `protocol.ponder` is on.
+    pub fn serve<W: Write + Send + 'static>(&mut self, input: Input, output: W) -> io::Result<()> {
         let control = input.control();
         let observer: Arc<dyn ThinkObserver> = control.clone();
         self.engine.set_observer(Some(observer));
-        if self.live_gfx {
-            let gogui = Arc::clone(&self.gogui);
-            control.set_display(Some(Box::new(move |playouts, elapsed, children| {
-                if !gogui.load(Ordering::Relaxed) {
-                    return;
-                }
+        let output = Arc::new(Mutex::new(io::BufWriter::with_capacity(64 * 1024, output)));
+        let gogui = Arc::clone(&self.gogui);
+        let live_gfx = self.live_gfx;
+        let stream = Arc::clone(&self.stream);
+        let stream_output = Arc::clone(&output);
+        control.set_display(Some(Box::new(move |playouts, elapsed, children| {
+            if live_gfx && gogui.load(Ordering::Relaxed) {
                 let mut text = String::new();
                 analyze::live_gfx(children, playouts, elapsed.as_secs_f64(), &mut text);
                 // Never waits: a full, unread stderr drops blocks, it never stops the search.
                 super::stderr_queue::write(text.into_bytes());
-            })));
-        }
-        let mut output = io::BufWriter::with_capacity(64 * 1024, output);
+            }
+            let report = stream.lock().as_mut().and_then(|s| s.due_report(children));
+            if let Some(line) = report {
+                let mut output = stream_output.lock();
+                // A closed stdout surfaces at the reply's next write.
+                let _ = output
+                    .write_all(line.as_bytes())
+                    .and_then(|_| output.flush());
+            }
+        })));
         let mut out = String::with_capacity(64 * 1024);
         let mut pondered = true;
         loop {
             if !input.has_pending() {
+                let mut output = output.lock();
                 output.write_all(out.as_bytes())?;
                 out.clear();
                 output.flush()?;
+                drop(output);
                 if !pondered && self.should_ponder() {
                     pondered = true;
                     input.begin_ponder(!self.ponder_bounded);
@@ -114,12 +142,27 @@ impl Gtp {
                     continue;
                 }
             }
-            match input.next() {
+            let event = input.next();
+            if std::mem::take(&mut self.stream_open) {
+                out.push('\n'); // the analysis reply ends with the next line
+            }
+            match event {
                 Event::Line(seq, line) => {
                     input.begin_command(seq);
                     let flow = self.handle_input(line.as_input(), &mut out);
+                    if let Some(pending) = self.pending.take() {
+                        // The reply's first line goes out before the search starts.
+                        let mut locked = output.lock();
+                        locked.write_all(out.as_bytes())?;
+                        locked.flush()?;
+                        drop(locked);
+                        out.clear();
+                        let mut emit = |text: &str| out.push_str(text);
+                        self.run_pending(pending, Some((&input, &control)), &mut emit);
+                    }
                     input.idle();
                     pondered = false;
+                    let mut output = output.lock();
                     if out.len() > 32 * 1024 || flow == Flow::Quit {
                         output.write_all(out.as_bytes())?;
                         out.clear();
@@ -129,11 +172,18 @@ impl Gtp {
                     }
                 }
                 Event::End | Event::Terminated => {
+                    let mut output = output.lock();
                     output.write_all(out.as_bytes())?;
                     return output.flush();
                 }
             }
         }
+    }
+
+    /// Whether `serve` runs the session (a reader thread and an observer): streams can then
+    /// wait for the next line.
+    fn serving(&self) -> bool {
+        self.engine.has_observer()
     }
 
     fn should_ponder(&self) -> bool {
@@ -203,6 +253,17 @@ impl Gtp {
         }
         let mut args = commands::Args::new(words);
         match self.execute(name, &mut args) {
+            Ok(flow) if self.pending.is_some() => {
+                // A streaming reply: its first line now, the rest as the engine thinks.
+                out.push('=');
+                out.push_str(id);
+                out.push('\n');
+                if !self.serving() {
+                    let pending = self.pending.take().expect("checked above");
+                    self.run_pending(pending, None, &mut |text| out.push_str(text));
+                }
+                flow
+            }
             Ok(flow) => {
                 respond(out, '=', id, &self.reply);
                 flow
@@ -303,6 +364,41 @@ mod tests {
                 assert_eq!(text, crate::notation::format_gtp(p));
             }
         }
+    }
+
+    #[test]
+    fn only_interrupts_are_urgent_and_quit_waits_its_turn() {
+        for line in [
+            "# interrupt",
+            "  #interrupt ",
+            "gogui-interrupt",
+            "7 gogui-interrupt\r",
+        ] {
+            assert!(is_urgent(line), "{line:?}");
+        }
+        for line in ["quit", "3 quit", "# a comment", "genmove b", ""] {
+            assert!(!is_urgent(line), "{line:?}");
+        }
+    }
+
+    #[test]
+    fn streaming_replies_are_framed_without_the_reader_thread() {
+        let mut g = gtp();
+        let mut out = String::new();
+        g.handle_line("5 genmove_analyze b 10", &mut out);
+        assert_eq!(
+            out,
+            "=5\ninfo move K10 visits 0 winrate 5000 prior 10000 lcb 0 order 0 player B stone 1 \
+             reason opening pv K10\nplay K10\n\n"
+        );
+        assert_eq!(g.engine().board().stone_count(), 1);
+        out.clear();
+        // Nothing can stop an analysis here, so it reports what is known (nothing) and ends.
+        g.handle_line("lz-analyze 10", &mut out);
+        assert_eq!(out, "=\n\n");
+        out.clear();
+        g.handle_line("2 lz-analyze b", &mut out);
+        assert!(out.starts_with("?2 white is to play"), "{out}");
     }
 
     #[test]

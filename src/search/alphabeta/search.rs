@@ -156,6 +156,7 @@ impl AlphaBeta {
             stone_count: board.stone_count(),
             policy: policy_of(&root),
             children: Vec::new(),
+            decided: None,
         };
         self.last_root.clear();
         let plan = if self.solver_params.solver {
@@ -175,6 +176,7 @@ impl AlphaBeta {
             _ => None,
         });
         if let Some((best, decision)) = forced {
+            self.analysis.decided = Some((best, decision));
             let sure_win = matches!(decision, Decision::Win | Decision::Proven);
             let outcome = SearchOutcome {
                 score: if sure_win { score::win_in(1) } else { 0 },
@@ -259,6 +261,7 @@ impl AlphaBeta {
                 prior: m.prior,
                 visits: m.nodes.min(u32::MAX as u64) as u32,
                 win_rate: Some(score::to_probability(m.score) as f32),
+                pv: vec![m.point],
             })
             .collect();
         self.last_root = ranked;

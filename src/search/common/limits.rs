@@ -19,8 +19,13 @@ pub const PROGRESS_INTERVAL: Duration = Duration::from_millis(250);
 pub trait ThinkObserver: Send + Sync {
     /// Polled often during a search: true ends it within milliseconds.
     fn stop_requested(&self) -> bool;
-    /// The root's children so far, about every [`PROGRESS_INTERVAL`] (MCTS only).
+    /// The root's children so far, about every [`ThinkObserver::progress_interval`] (MCTS
+    /// only); `playouts` and `elapsed` count from the start of the stone's search.
     fn progress(&self, _playouts: u64, _elapsed: Duration, _children: &[ChildAnalysis]) {}
+    /// How often the search calls [`ThinkObserver::progress`].
+    fn progress_interval(&self) -> Duration {
+        PROGRESS_INTERVAL
+    }
 }
 
 /// A plain flag is the simplest observer: raised from another thread, it stops the search.

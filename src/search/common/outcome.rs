@@ -82,6 +82,9 @@ pub struct ChildAnalysis {
     /// probability its score stands for (only an upper bound for stones that did not beat the
     /// best).
     pub win_rate: Option<f32>,
+    /// The stones the search expects from this one on, this one first (MCTS: the most visited
+    /// line; alpha-beta: this stone alone). Analysis streams show it.
+    pub pv: Vec<Point>,
 }
 
 /// The root of the last search.
@@ -93,4 +96,7 @@ pub struct Analysis {
     pub policy: Vec<(Point, f32)>,
     /// Searched root stones (forced stones skip the search and leave this empty).
     pub children: Vec<ChildAnalysis>,
+    /// The stone chosen without a search of this position, and why (a six, a forced block, a
+    /// proven threat sequence); `None` when the search ran.
+    pub decided: Option<(Point, Decision)>,
 }

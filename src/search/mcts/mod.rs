@@ -73,6 +73,10 @@ pub struct Search<F: PositionFactory> {
     prunes: Cell<u64>,
     /// The tree was grown without proofs, by a search of a lost position (`params.resist_lost`).
     proofless_tree: bool,
+    /// The stone's start and the playouts of its earlier runs of the workers (a stone's search
+    /// runs them up to four times: search, extension, resumes), so that progress reports count
+    /// from the stone's start and never go back.
+    stone_progress: Cell<(Instant, u64)>,
 }
 
 impl<F: PositionFactory> Search<F> {
@@ -92,6 +96,7 @@ impl<F: PositionFactory> Search<F> {
             judge: None,
             prunes: Cell::new(0),
             proofless_tree: false,
+            stone_progress: Cell::new((Instant::now(), 0)),
         }
     }
 
@@ -176,8 +181,11 @@ impl<F: PositionFactory> Search<F> {
             stone_count: board.stone_count(),
             policy: policy_of(&root_pos),
             children: Vec::new(),
+            decided: None,
         };
+        self.stone_progress.set((start, 0));
         if let Some((best, decision)) = forced_stone(&root_pos) {
+            self.root_info.decided = Some((best, decision));
             let outcome = SearchOutcome {
                 win_rate: (decision == Decision::Win).then_some(1.0),
                 nodes: self.tree.len() as u64,
@@ -209,6 +217,7 @@ impl<F: PositionFactory> Search<F> {
         };
         if let RootPlan::Play(best) = plan {
             self.solver.stop = None;
+            self.root_info.decided = Some((best, Decision::Proven));
             let outcome = SearchOutcome {
                 win_rate: Some(1.0),
                 nodes: self.tree.len() as u64,

@@ -47,15 +47,7 @@ pub(super) fn outcome(
             choose(tree, params, kept).or_else(|| choose(tree, params, children.range()))
         })
         .expect("the root is expanded");
-    let mut pv = Vec::new();
-    let mut node = Some(best);
-    while let Some(e) = node {
-        if pv.len() >= 16 || tree.edge(e).stats().visits == 0 {
-            break;
-        }
-        pv.push(Point::from_index(tree.edge(e).cell() as usize, size));
-        node = best_child(tree, e);
-    }
+    let pv = line_from(tree, best, size);
     // With the bound on, say when it overrode the most visited stone (experiments count these).
     if let Some(plain) = searched.filter(|_| params.choice_lcb > 0.0).and_then(|s| {
         let most_visited = SearchParams {
@@ -94,7 +86,21 @@ pub(super) fn outcome(
     }
 }
 
-/// The root's children with their priors, visits and win rates.
+/// The most visited line from `edge` on (`edge` first), up to 16 stones of visited edges.
+fn line_from(tree: &Tree, edge: u32, size: usize) -> Vec<Point> {
+    let mut pv = Vec::new();
+    let mut node = Some(edge);
+    while let Some(e) = node {
+        if pv.len() >= 16 || tree.edge(e).stats().visits == 0 {
+            break;
+        }
+        pv.push(Point::from_index(tree.edge(e).cell() as usize, size));
+        node = best_child(tree, e);
+    }
+    pv
+}
+
+/// The root's children with their priors, visits, win rates and lines.
 pub(super) fn root_children(tree: &Tree, size: usize) -> Vec<ChildAnalysis> {
     let Some(c) = tree.children(ROOT) else {
         return Vec::new();
@@ -107,6 +113,7 @@ pub(super) fn root_children(tree: &Tree, size: usize) -> Vec<ChildAnalysis> {
                 prior: e.prior(),
                 visits: e.stats().visits,
                 win_rate: e.stats().mean(),
+                pv: line_from(tree, i, size),
             }
         })
         .collect()

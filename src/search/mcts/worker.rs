@@ -18,7 +18,7 @@ use crate::config::SearchParams;
 use crate::eval::Evaluator;
 use crate::rules::{Board, Color, GameResult, Point, Stage};
 use crate::search::common::{
-    min_cap, Limits, PositionFactory, SearchPosition, SearchRng, ThinkObserver, PROGRESS_INTERVAL,
+    min_cap, Limits, PositionFactory, SearchPosition, SearchRng, ThinkObserver,
 };
 use rand::SeedableRng;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -37,9 +37,13 @@ struct Shared<'a> {
     /// alone goes on after the pruning.
     full: AtomicBool,
     /// The caller's observer ([`Limits::observer`]): asked after every playout whether to stop,
-    /// shown the root by thread 0 every [`PROGRESS_INTERVAL`].
+    /// shown the root by thread 0 every `ThinkObserver::progress_interval`.
     observer: Option<&'a dyn ThinkObserver>,
     playouts: AtomicU64,
+    /// Progress reports count from the stone's start: its time, and the playouts of its earlier
+    /// runs of the workers added to this run's.
+    progress_start: Instant,
+    progress_base: u64,
     /// Solver stones the tree's pair defences have spent in this run of the workers (the cap
     /// `solver_tree_pair_search_nodes` counts per run).
     tree_pair_nodes: AtomicU64,
@@ -170,7 +174,10 @@ impl<F: PositionFactory> Search<F> {
         until_settled: bool,
     ) -> u64 {
         let max_playouts = min_cap(limits.playouts, self.params.playout_limit());
+        let (progress_start, progress_base) = self.stone_progress.get();
         let shared = Shared {
+            progress_start,
+            progress_base,
             proven_lost: self.proofless_tree,
             tree: &self.tree,
             params: &self.params,
@@ -246,7 +253,10 @@ impl<F: PositionFactory> Search<F> {
                 board.stone_count() + 1
             );
         }
-        shared.playouts.load(Ordering::Relaxed)
+        let playouts = shared.playouts.load(Ordering::Relaxed);
+        self.stone_progress
+            .set((progress_start, progress_base + playouts));
+        playouts
     }
 }
 
@@ -456,13 +466,17 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
         if let Some(observer) = shared.observer {
             if observer.stop_requested() {
                 shared.stop.store(true, Ordering::Relaxed);
-            } else if thread == 0 && last_progress.elapsed() >= PROGRESS_INTERVAL {
+            } else if thread == 0 && last_progress.elapsed() >= observer.progress_interval() {
                 last_progress = Instant::now();
                 let mut children = root_children(tree, shared.size);
                 if shared.proven_lost {
                     report_lost(&mut children);
                 }
-                observer.progress(done, shared.start.elapsed(), &children);
+                observer.progress(
+                    shared.progress_base + done,
+                    shared.progress_start.elapsed(),
+                    &children,
+                );
             }
         }
         if thread == 0
