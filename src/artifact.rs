@@ -26,6 +26,10 @@ use std::path::{Path, PathBuf};
 /// The directory name standing for the copies of `engine-config/` built into the binary.
 pub const BUILT_IN_DIR: &str = "<built-in>";
 
+/// The default configuration file, as shipped in `engine-config/default.toml`: the one place
+/// every setting's default is written.
+pub const BUILTIN_TOML: &str = include_str!("../engine-config/default.toml");
+
 /// The shipped artifacts, as built into the binary.
 const EMBEDDED: &[(&str, &[u8])] = &[
     (

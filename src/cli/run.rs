@@ -51,7 +51,13 @@ fn program_name_default() -> Option<Command> {
 fn run(cli: &Cli, default: Command) -> Result<(), String> {
     let (mut config, source) =
         EngineConfig::load(cli.config.as_deref()).map_err(|e| e.to_string())?;
+    let from_file = config.clone();
     cli.apply_overrides(&mut config);
+    if config != from_file {
+        config
+            .validate()
+            .map_err(|e| format!("command-line options: {e}"))?;
+    }
     let command = cli.command.clone().unwrap_or(default);
     tracing::info!(%source, threads = config.thread_count(), seed = config.engine.seed, "configuration loaded");
     let engine = build_engine(&config)?;

@@ -16,11 +16,12 @@ use super::leaf::LeafEvaluator;
 use super::order::ordered_moves;
 use super::score::{self, Score, INFINITY};
 use super::tt::{Bound, Entry, TranspositionTable};
-use crate::config::{AlphaBetaParams, SolverParams};
+use super::AlphaBetaParams;
 use crate::notation::format_gtp;
 use crate::patterns::stones_left;
 use crate::policy::{Gammas, PolicyBoard};
 use crate::rules::{Board, GameResult, Point};
+use crate::search::common::SolverParams;
 use crate::search::common::{
     forced_stone, min_cap, policy_of, root_plan, Analysis, ChildAnalysis, Decision, JudgeLimits,
     Judgement, Limits, PolicyFactory, PositionFactory, PositionJudge, RootPlan, SearchOutcome,

@@ -1,7 +1,9 @@
 //! The layer both searches stand on: what one stone's search may spend ([`Limits`]), what it
 //! answers ([`SearchOutcome`], [`Analysis`]), the stones that need no search
 //! ([`forced_stone`]), the threat solver's root plan ([`root_plan`]), the position interface
-//! ([`SearchPosition`]) with the Bradley-Terry positions and the fallback knowledge.
+//! ([`SearchPosition`]) with the Bradley-Terry positions and the fallback knowledge, the
+//! solver's settings ([`SolverParams`]), the memory check of the settings that size an
+//! allocation ([`check_memory`]) and the shipped defaults of every search setting.
 //!
 //! `mcts/` and `alphabeta/` import from here and never from each other.
 
@@ -11,24 +13,29 @@ pub(crate) mod fixtures;
 mod forced;
 mod judge;
 mod limits;
+mod memory;
 mod outcome;
 mod policy_position;
 mod position;
 mod root_plan;
+mod shipped;
 #[cfg(test)]
 mod simple;
+mod solver_params;
 mod time_use;
 
-pub use crate::config::{PlayoutPolicy, SolverParams};
 pub use fallback::proximity_gammas;
 pub(crate) use forced::{forced_stone, policy_of};
 pub use judge::{JudgeLimits, Judgement, PositionJudge};
 pub(crate) use limits::min_cap;
 pub use limits::{Limits, ThinkObserver, FALLBACK_STONE_TIME, PROGRESS_INTERVAL};
+pub use memory::{auto_tree_edges, check_memory, physical_memory, EDGE_BYTES, MAX_TREE_EDGES};
 pub use outcome::{Analysis, ChildAnalysis, Decision, SearchOutcome};
-pub use policy_position::{PolicyFactory, PolicyPosition};
+pub use policy_position::{PlayoutPolicy, PolicyFactory, PolicyPosition};
 pub use position::{PositionFactory, SearchPosition, SearchRng};
 pub(crate) use root_plan::{quiet_turn_limits, root_plan, RootPlan};
+pub(crate) use shipped::shipped_section;
 #[cfg(test)]
 pub(crate) use simple::{SimpleFactory, SimplePosition};
+pub use solver_params::SolverParams;
 pub use time_use::{StoneTime, TimeUse};

@@ -7,7 +7,7 @@
 //! instead with `solver_pair_zones`, `tactics::pair_defence`). The MCTS's proofs
 //! inside its tree are in `mcts/proofs.rs`.
 
-use crate::config::SolverParams;
+use super::SolverParams;
 use crate::notation::format_gtp;
 use crate::patterns::{stones_left, CellSet};
 use crate::rules::{Board, Point};

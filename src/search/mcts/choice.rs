@@ -10,7 +10,7 @@
 //! (docs/README-strength.md, 30), likely because a thinner subtree's mean is optimistic here.
 
 use super::tree::Tree;
-use crate::config::SearchParams;
+use super::SearchParams;
 
 /// The child to play among `open` (children not proven won, lost or excluded): with no visits
 /// anywhere, the first of `open`; `None` only when `open` is empty.

@@ -12,7 +12,7 @@
 //! they stay behind the ones valued. Forced sets (wins, blocks, defence zones) are left alone.
 //! Off by default: level in self-play and against Cloudict (docs/README-strength.md 39).
 
-use crate::config::SearchParams;
+use super::SearchParams;
 use crate::eval::Evaluator;
 use crate::policy::FeatureBoard;
 use crate::rules::Point;

@@ -12,7 +12,7 @@
 use super::eval_prior::reweight;
 use super::node::{Children, Edge};
 use super::tree::Tree;
-use crate::config::{OpeningNear, PairOrder, SearchParams};
+use super::{OpeningNear, PairOrder, SearchParams};
 use crate::eval::Evaluator;
 use crate::patterns::CellSet;
 use crate::policy::FeatureBoard;

@@ -353,7 +353,7 @@ mod tests {
         assert_eq!((e.cell(), e.prior()), (7, 0.25));
         assert_eq!(
             std::mem::size_of::<Edge>() as u64,
-            crate::config::EDGE_BYTES
+            crate::search::common::EDGE_BYTES
         );
         assert!(e.claim_deep_solve() && !e.claim_deep_solve());
         assert!(e.claim_pair_proof() && !e.claim_pair_proof());

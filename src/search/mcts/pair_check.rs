@@ -12,7 +12,7 @@ use super::node::Proof;
 use super::proofs::{propagate, root_choice};
 use super::tree::{Tree, ROOT};
 use super::Search;
-use crate::config::SearchParams;
+use super::SearchParams;
 use crate::notation::format_gtp;
 use crate::patterns::CellSet;
 use crate::rules::{Board, Point, Stage};
@@ -355,7 +355,7 @@ pub(super) mod tests {
     use super::super::node::{Children, Stats};
     use super::*;
     use crate::search::common::SimpleFactory;
-    use crate::search::SearchParams;
+    use crate::search::mcts::SearchParams;
     use crate::tactics::suite::replay;
 
     /// How the opponent wins once `board` (ours to move) has our `stones`, the rest of our turn: a

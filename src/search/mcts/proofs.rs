@@ -12,9 +12,10 @@
 use super::choice::choose;
 use super::node::{Children, Proof};
 use super::tree::{Tree, ROOT};
+use super::SearchParams;
 use crate::patterns::CellSet;
 use crate::rules::{Board, Color, Point, Stage};
-use crate::search::{SearchParams, SolverParams};
+use crate::search::common::SolverParams;
 use crate::tactics::{defend, DefenceLimits, Solver, SolverLimits, Threat, Verdict};
 
 /// Marks the root's children for a [`RootPlan::Restrict`]: cells in `lost` as proven losses,

@@ -24,7 +24,7 @@
 use super::amaf::{blended_mean, first_play_mean};
 use super::node::{Children, Proof, Stats};
 use super::tree::Tree;
-use crate::config::SearchParams;
+use super::SearchParams;
 
 /// Per-node constants of one selection.
 pub(crate) struct NodeView {

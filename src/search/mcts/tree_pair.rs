@@ -14,9 +14,9 @@
 
 use super::node::Proof;
 use super::tree::Tree;
-use crate::config::SolverParams;
+use super::SearchParams;
 use crate::rules::{Board, Color, Stage};
-use crate::search::SearchParams;
+use crate::search::common::SolverParams;
 use crate::tactics::{
     pair_defence, PairDefenceLimits, PairThreat, Solver, SolverLimits, ThreatBoard,
 };

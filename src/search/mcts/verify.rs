@@ -147,7 +147,8 @@ mod tests {
     use super::super::pair_check::tests::{before_the_mistake, block, cell};
     use super::*;
     use crate::search::common::{Judgement, PositionJudge, SimpleFactory};
-    use crate::search::{Limits, SearchParams};
+    use crate::search::mcts::SearchParams;
+    use crate::search::Limits;
     use std::sync::atomic::{AtomicU32, Ordering};
     use std::sync::Arc;
 
