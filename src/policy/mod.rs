@@ -10,10 +10,10 @@ mod gammas;
 pub mod lines;
 mod nearness;
 mod spec;
-mod tree;
+mod weights_file;
 
 pub use board::PolicyBoard;
 pub use features::{FeatureBoard, Team, TurnContext};
-pub use gammas::{Gammas, WeightsError, WeightsErrorKind, FORMAT_VERSION, ONE_SECTION_VERSION};
+pub use gammas::{Gammas, TreeModel, TREE_LINE_LENGTHS};
 pub use spec::{FeatureSpec, Group};
-pub use tree::{TreeModel, TREE_LINE_LENGTHS};
+pub use weights_file::{WeightsError, WeightsErrorKind, FORMAT_VERSION, ONE_SECTION_VERSION};

@@ -27,7 +27,7 @@ pub struct Quality {
 }
 
 impl Quality {
-    pub fn from_metrics(m: &crate::mm::Metrics) -> Quality {
+    pub fn from_metrics(m: &crate::bt_train::mm::Metrics) -> Quality {
         Quality {
             positions: m.positions.round() as usize,
             mean_log_evidence: m.mean_log_evidence(),

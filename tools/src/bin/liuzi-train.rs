@@ -6,14 +6,14 @@ use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use liuzi::policy::lines::line_values;
 use liuzi::policy::{FeatureSpec, Gammas, Group, TreeModel, TREE_LINE_LENGTHS};
-use liuzi_tools::candidates::Candidate;
-use liuzi_tools::extract::{
-    empty_problem, extract, extract_features, flat_gammas, split_gammas, Combined, FeatureSet,
-    TrainGame,
+use liuzi_tools::bt_train::candidates::Candidate;
+use liuzi_tools::bt_train::extract::{
+    empty_problem, extract, extract_features, flat_gammas, split_gammas, TrainGame,
 };
-use liuzi_tools::extract::{flat_tree_gammas, tree_features};
-use liuzi_tools::line_patterns::LinePatterns;
-use liuzi_tools::mm::{self, FitOptions, Prior, Schedule};
+use liuzi_tools::bt_train::extract::{flat_tree_gammas, tree_features};
+use liuzi_tools::bt_train::feature_set::{Combined, FeatureSet};
+use liuzi_tools::bt_train::line_patterns::LinePatterns;
+use liuzi_tools::bt_train::mm::{self, FitOptions, Prior, Schedule};
 use liuzi_tools::report::file_names;
 use liuzi_tools::report::{
     learning_curve_svg, peak_memory_mib, Quality, SectionReport, SweepRecord, TrainReport,
@@ -537,7 +537,7 @@ fn train_two_sections(
     let uniform = TreeModel::uniform(tree_spec.clone(), length);
     let features = tree_features(&uniform);
     let mut start = flat_tree_gammas(&uniform);
-    let offsets = liuzi_tools::extract::offsets(&tree_spec);
+    let offsets = liuzi_tools::bt_train::extract::offsets(&tree_spec);
     for (g, values) in spec.groups().iter().zip(&playout_values) {
         let k = tree_spec
             .groups()
