@@ -54,7 +54,12 @@ pub fn embedded(path: &Path) -> Option<&'static [u8]> {
     if path.parent()? != Path::new(BUILT_IN_DIR) {
         return None;
     }
-    let name = path.file_name()?.to_str()?;
+    shipped(path.file_name()?.to_str()?)
+}
+
+/// The embedded copy of the shipped file `name` (`default.weights`, `default.eval`,
+/// `default.book`): each is built into the binary once, here.
+pub fn shipped(name: &str) -> Option<&'static [u8]> {
     EMBEDDED.iter().find(|(n, _)| *n == name).map(|(_, b)| *b)
 }
 

@@ -14,6 +14,7 @@ use crate::artifact::BUILTIN_TOML;
 use crate::notation::LetterOrder;
 use crate::rules::{MAX_SIZE, MIN_SIZE};
 use crate::search::alphabeta::AlphaBetaParams;
+use crate::search::common::TimePolicy;
 use crate::search::mcts::SearchParams;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -424,6 +425,19 @@ impl EngineConfig {
         }
     }
 
+    /// The time policy: the `[time]` keys the clock plans with.
+    pub fn time_policy(&self) -> TimePolicy {
+        let t = &self.time;
+        TimePolicy {
+            lag: Duration::from_secs_f64(t.lag_margin_seconds),
+            turn_horizon: t.turn_horizon,
+            min_turns_left: t.min_turns_left,
+            first_stone_share: t.first_stone_share,
+            unsettled_extension: t.unsettled_extension,
+            ..TimePolicy::default()
+        }
+    }
+
     /// Search threads to start: `engine.threads`, or one per available core when 0.
     pub fn thread_count(&self) -> usize {
         match self.engine.threads {
@@ -573,6 +587,11 @@ mod tests {
         assert!(err
             .to_string()
             .starts_with("/nonexistent/liuzi.toml: cannot read"));
+    }
+
+    #[test]
+    fn time_policy_from_the_built_in_config_is_the_default() {
+        assert_eq!(EngineConfig::builtin().time_policy(), TimePolicy::default());
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use super::{Cli, Command};
 use crate::config::EngineConfig;
-use crate::engine::{build_generator, load_book, Engine, TimePolicy};
+use crate::engine::{build_generator, load_book, Engine};
 use crate::protocol::c6::{self, C6};
 use crate::protocol::gtp::{self, Gtp};
 use crate::protocol::input::Input;
@@ -107,6 +107,6 @@ fn build_engine(config: &EngineConfig) -> Result<Engine, String> {
     let mut engine = Engine::new(config.engine.board_size, generator).map_err(|e| e.to_string())?;
     engine.set_book(load_book(config).map_err(|e| format!("configuration: {e}"))?);
     engine.clock_mut().default_stone_time = Some(config.stone_time());
-    engine.clock_mut().policy = TimePolicy::from_config(config);
+    engine.clock_mut().policy = config.time_policy();
     Ok(engine)
 }

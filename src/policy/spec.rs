@@ -95,7 +95,7 @@ pub struct FeatureSpec {
 const SPEC_FAMILY: &str = "liuzi-bt1";
 
 impl FeatureSpec {
-    /// All groups (`engine-config/cross.weights`).
+    /// All groups (the tree-prior section of the shipped weights; `tests/data/cross.weights`).
     pub fn full() -> FeatureSpec {
         FeatureSpec {
             groups: Group::ALL.to_vec(),

@@ -54,7 +54,7 @@ mod tests {
     use super::*;
     use crate::policy::Gammas;
     use crate::rules::Board;
-    use crate::search::common::fixtures::{board_of, p, white_live_four};
+    use crate::search::common::test_support::fixtures::{board_of, p, white_live_four};
     use crate::search::proximity_gammas;
     use std::sync::Arc;
 

@@ -7,7 +7,7 @@ use super::*;
 use crate::patterns::stones_left;
 use crate::policy::{Gammas, PolicyBoard};
 use crate::rules::{Board, Color, GameResult, Point};
-use crate::search::common::fixtures::{black_four, board_of, p, white_live_four};
+use crate::search::common::test_support::fixtures::{black_four, board_of, p, white_live_four};
 use crate::search::common::SolverParams;
 use crate::search::{proximity_gammas, Decision, JudgeLimits, Limits, PositionJudge};
 use rand::{Rng, SeedableRng};

@@ -1,4 +1,4 @@
-//! The layer both searches stand on: what one stone's search may spend ([`Limits`]), what it
+//! The layer both searches stand on: time control ([`Limits`], the [`Clock`]), what it
 //! answers ([`SearchOutcome`], [`Analysis`]), the stones that need no search
 //! ([`forced_stone`]), the threat solver's root plan ([`root_plan`]), the position interface
 //! ([`SearchPosition`]) with the Bradley-Terry positions and the fallback knowledge, the
@@ -8,34 +8,31 @@
 //! `mcts/` and `alphabeta/` import from here and never from each other.
 
 mod fallback;
-#[cfg(test)]
-pub(crate) mod fixtures;
 mod forced;
 mod judge;
-mod limits;
 mod memory;
 mod outcome;
 mod policy_position;
 mod position;
 mod root_plan;
 mod shipped;
-#[cfg(test)]
-mod simple;
 mod solver_params;
-mod time_use;
+#[cfg(test)]
+pub(crate) mod test_support;
+mod time_control;
 
 pub use fallback::proximity_gammas;
 pub(crate) use forced::{forced_stone, policy_of};
 pub use judge::{JudgeLimits, Judgement, PositionJudge};
-pub(crate) use limits::min_cap;
-pub use limits::{Limits, ThinkObserver, FALLBACK_STONE_TIME, PROGRESS_INTERVAL};
 pub use memory::{auto_tree_edges, check_memory, physical_memory, EDGE_BYTES, MAX_TREE_EDGES};
 pub use outcome::{Analysis, ChildAnalysis, Decision, SearchOutcome};
 pub use policy_position::{PlayoutPolicy, PolicyFactory, PolicyPosition};
 pub use position::{PositionFactory, SearchPosition, SearchRng};
 pub(crate) use root_plan::{quiet_turn_limits, root_plan, RootPlan};
 pub(crate) use shipped::shipped_section;
-#[cfg(test)]
-pub(crate) use simple::{SimpleFactory, SimplePosition};
 pub use solver_params::SolverParams;
-pub use time_use::{StoneTime, TimeUse};
+pub(crate) use time_control::min_cap;
+pub use time_control::{
+    Clock, Limits, StoneTime, ThinkObserver, TimeLeft, TimePolicy, TimeSettings, TimeUse,
+    FALLBACK_STONE_TIME, PROGRESS_INTERVAL,
+};

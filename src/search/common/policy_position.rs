@@ -205,8 +205,8 @@ impl PositionFactory for PolicyFactory {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::common::fixtures::p;
-    use crate::search::common::SimplePosition;
+    use crate::search::common::test_support::fixtures::p;
+    use crate::search::common::test_support::SimplePosition;
     use rand::SeedableRng;
 
     #[test]

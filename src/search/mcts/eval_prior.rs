@@ -97,7 +97,7 @@ mod tests {
     use crate::eval::testing::sample_evaluator;
     use crate::policy::Gammas;
     use crate::rules::Board;
-    use crate::search::common::fixtures::{board_of, p};
+    use crate::search::common::test_support::fixtures::{board_of, p};
     use crate::search::common::{PolicyFactory, PositionFactory};
     use std::sync::Arc;
 

@@ -354,7 +354,7 @@ impl<F: PositionFactory> Search<F> {
 pub(super) mod tests {
     use super::super::node::{Children, Stats};
     use super::*;
-    use crate::search::common::SimpleFactory;
+    use crate::search::common::test_support::SimpleFactory;
     use crate::search::mcts::SearchParams;
     use crate::tactics::suite::replay;
 

@@ -208,10 +208,10 @@ mod tests {
     use super::*;
     use crate::policy::Gammas;
     use crate::rules::Board;
-    use crate::search::common::fixtures::{black_four, board_of, p, white_live_four};
+    use crate::search::common::test_support::fixtures::{black_four, board_of, p, white_live_four};
+    use crate::search::common::test_support::SimplePosition;
     use crate::search::common::PolicyFactory;
     use crate::search::common::PositionFactory;
-    use crate::search::common::SimplePosition;
     use rand::SeedableRng;
     use std::sync::Arc;
 

@@ -239,7 +239,7 @@ pub(crate) fn root_choice(tree: &Tree, params: &SearchParams) -> Option<u32> {
 pub(super) mod tests {
     use super::super::node::Stats;
     use super::*;
-    use crate::search::common::SimpleFactory;
+    use crate::search::common::test_support::SimpleFactory;
     use crate::search::common::{root_plan, RootPlan};
     use crate::search::{Decision, Limits, Search};
     use crate::tactics::suite::replay;

@@ -2,10 +2,9 @@
 
 use super::*;
 use crate::rules::{Board, Color, GameResult, Point};
-use crate::search::common::fixtures::{black_four, board_of, p, white_live_four};
-use crate::search::common::{
-    PolicyFactory, SearchPosition, SearchRng, SimpleFactory, SimplePosition,
-};
+use crate::search::common::test_support::fixtures::{black_four, board_of, p, white_live_four};
+use crate::search::common::test_support::{SimpleFactory, SimplePosition};
+use crate::search::common::{PolicyFactory, SearchPosition, SearchRng};
 use rand::{Rng, SeedableRng};
 use std::time::{Duration, Instant};
 

@@ -146,7 +146,8 @@ impl<F: PositionFactory> Search<F> {
 mod tests {
     use super::super::pair_check::tests::{before_the_mistake, block, cell};
     use super::*;
-    use crate::search::common::{Judgement, PositionJudge, SimpleFactory};
+    use crate::search::common::test_support::SimpleFactory;
+    use crate::search::common::{Judgement, PositionJudge};
     use crate::search::mcts::SearchParams;
     use crate::search::Limits;
     use std::sync::atomic::{AtomicU32, Ordering};

@@ -2,7 +2,7 @@
 //! searched against those decided without a search (forced, proven), and the share of the
 //! budget the searched ones spent. Logged once a game, so that a match's engine logs show it.
 
-use super::outcome::Decision;
+use crate::search::common::Decision;
 use std::fmt;
 use std::time::Duration;
 
