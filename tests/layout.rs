@@ -1,7 +1,7 @@
 //! The layout promises of the source tree, checked on the files themselves: the crate's layer
 //! order ([`LAYERS`], the one place it is written), no two files importing each other, library
 //! code reading nothing under `tests/`, the two searches importing only their shared layer, and
-//! every `design.md` / `protocols.md` section a comment cites existing in `docs/`.
+//! comments citing the docs by page and topic.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -99,26 +99,30 @@ fn the_searches_import_only_their_shared_layer() {
     }
 }
 
+/// Code cites the docs by page and topic ("docs/search.md, the bias term"), never by a section
+/// number or a lab diary's page; a `protocols.md §N` it cites is a section of that page.
 #[test]
-fn cited_design_and_protocol_sections_exist() {
-    let design = std::fs::read_to_string(root().join("docs/design.md")).unwrap();
+fn code_cites_docs_by_page_and_topic() {
     let protocols = std::fs::read_to_string(root().join("docs/protocols.md")).unwrap();
     let mut files = sources("src");
     files.extend(sources("tools/src"));
-    files.extend(sources("tests"));
     let mut cited = 0;
-    for (file, text) in files
-        .into_iter()
-        .filter(|(f, _)| !f.ends_with("tests/layout.rs"))
-    {
-        for (i, _) in text.match_indices("design.md A") {
-            let section: String = text[i + "design.md ".len()..].chars().take(2).collect();
+    for (file, text) in files {
+        for line in text.lines().filter(|l| l.trim_start().starts_with("//")) {
+            let numbered = |word: &str| {
+                line.match_indices(word).any(|(i, _)| {
+                    let rest = line[i + word.len()..].trim_start_matches(['s', ' ']);
+                    rest.starts_with(|c: char| c.is_ascii_digit())
+                })
+            };
             assert!(
-                design.contains(&format!("## {section}.")),
-                "{}: design.md {section}",
+                !line.contains("README-")
+                    && !line.contains("design.md A")
+                    && !numbered("section")
+                    && !numbered(".md,"),
+                "{}: cite the docs by page and topic: {line}",
                 file.display()
             );
-            cited += 1;
         }
         for (i, _) in text.match_indices("protocols.md §") {
             let section: String = text[i + "protocols.md §".len()..]
@@ -135,8 +139,8 @@ fn cited_design_and_protocol_sections_exist() {
         }
     }
     assert!(
-        cited > 10,
-        "the comments cite the notes ({cited} citations found)"
+        cited > 3,
+        "the comments cite protocols.md ({cited} citations found)"
     );
 }
 

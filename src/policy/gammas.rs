@@ -1,9 +1,9 @@
-//! The Bradley-Terry move model's gammas (design.md A1, A4): [`Gammas`], one gamma per feature
-//! value of a [`FeatureSpec`] (the playouts' fast model), and [`TreeModel`], the tree prior's
-//! slower model (feature groups plus four raw line patterns, [`super::lines`]) fitted jointly by
-//! MM. A weights file holds the first and, as its second section, the second; the file format
-//! is [`super::weights_file`]'s. The two types live together because each holds the other: the
-//! playout gammas carry the tree model, whose groups are gammas of their own.
+//! The Bradley-Terry move model's gammas (docs/patterns.md, gammas): [`Gammas`], one gamma per
+//! feature value of a [`FeatureSpec`] (the playouts' fast model), and [`TreeModel`], the tree
+//! prior's slower model (feature groups plus four raw line patterns, [`super::lines`]) fitted
+//! jointly by MM. A weights file holds the first and, as its second section, the second; the file
+//! format is [`super::weights_file`]'s. The two types live together because each holds the other:
+//! the playout gammas carry the tree model, whose groups are gammas of their own.
 //!
 //! Tree prior: strength of an empty cell = Π γ(group value) over the groups × Π γ(line pattern
 //! code) over the four directions. Computed from scratch per cell at each expansion (no

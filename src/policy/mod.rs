@@ -1,4 +1,4 @@
-//! The Bradley-Terry move model (Coulom 2007; design.md A1, A4): feature groups, the weights file,
+//! The Bradley-Terry move model (Coulom 2007; docs/patterns.md): feature groups, the weights file,
 //! and [`PolicyBoard`], which keeps every legal stone's weight current for priors and playouts.
 //!
 //! P(stone) = Π γ(features of the stone) / Σ over legal stones. Candidates are all empty cells,

@@ -103,7 +103,7 @@ impl FeatureSpec {
     }
 
     /// Every group but `cross`: the spec of the shipped `engine-config/default.weights` (`cross`
-    /// predicts better but plays no better and slows the playouts; docs/README-patterns.md).
+    /// predicts better but plays no better and slows the playouts; docs/patterns.md, BT features).
     pub fn shipped() -> FeatureSpec {
         FeatureSpec {
             groups: Group::ALL

@@ -1,4 +1,4 @@
-//! Which stones a node searches, in what order (design.md A2 forced replies, then the
+//! Which stones a node searches, in what order (docs/tactics.md, VCDT: forced replies; then the
 //! Bradley-Terry policy): the blocking stones when the opponent threatens a six (all of them:
 //! forced stones are never cut), otherwise the `width` empty cells of highest weight. The
 //! transposition table's stone goes first.

@@ -1,5 +1,5 @@
 //! The Bradley-Terry policy board as a search position: tree priors P(m) and roulette-wheel
-//! playouts from the trained gammas (design.md A1, A4).
+//! playouts from the trained gammas (docs/patterns.md, gammas).
 
 use super::position::{PositionFactory, SearchPosition, SearchRng};
 use crate::policy::FeatureBoard;

@@ -7,7 +7,7 @@
 //! mean − choice_lcb/sqrt(n) lets such a sibling win only when its lead outlasts its smaller
 //! sample (Leela Zero's LCB choice, with a fixed spread in place of the measured one). Off by
 //! default: at c = 1 it changed a sixth of the stones and lost 88-110-2 to the most visited
-//! (docs/README-strength.md, 30), likely because a thinner subtree's mean is optimistic here.
+//! (docs/results.md, ablations), likely because a thinner subtree's mean is optimistic here.
 
 use super::tree::Tree;
 use super::SearchParams;

@@ -1,4 +1,4 @@
-//! Monte-Carlo tree search with the Bradley-Terry bias (design.md A3).
+//! Monte-Carlo tree search with the Bradley-Terry bias (docs/search.md).
 //!
 //! * One stone per tree ply; a node's stage and pending first stone follow from its path.
 //! * Selection by the biased UCB of Ikeda & Viennot with explicit first-play urgency

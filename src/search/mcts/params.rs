@@ -12,8 +12,8 @@ use crate::search::common::{
 };
 use serde::{Deserialize, Serialize};
 
-/// How the search treats the two orders {a,b} / {b,a} of one turn's stones (design.md A2, "One
-/// stone per tree ply").
+/// How the search treats the two orders {a,b} / {b,a} of one turn's stones (docs/search.md,
+/// expansion: one stone per tree ply).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum PairOrder {
@@ -37,13 +37,13 @@ pub enum OpeningNear {
     /// Black's choices near Black's own stones, White's near any stone: the side with the
     /// initiative builds on its shape, the other answers it. Tried because `own` raised
     /// Black's score against Cloudict and lowered White's; it did worse on both sides
-    /// (docs/README-strength.md, 16).
+    /// (docs/results.md, ablations).
     #[serde(rename = "black-own")]
     BlackOwn,
     /// Black's choices near Black's own stones, White's anywhere: only the side with the
     /// initiative is bound, in its own turns and in its opponent's trees alike. Over Black's
     /// first two free turns it measured level against Cloudict and no better in self-play
-    /// (docs/README-strength.md, 29).
+    /// (docs/results.md, ablations).
     Black,
 }
 
@@ -89,8 +89,8 @@ pub struct SearchParams {
     /// Near any stone, or near the mover's own. Re-asked first pairs of the 3-stone openings
     /// against Cloudict kept Black's win 85% of the time within 1 of Black's own stones, 16%
     /// from 3 away; yet keeping the choice near its own stones gained nothing at reach 2
-    /// (docs/README-strength.md, 12), and at reach 1 gained against Cloudict what it lost in
-    /// self-play (section 16), so the default is "stones".
+    /// (docs/results.md, ablations), and at reach 1 gained against Cloudict what it lost in
+    /// self-play, so the default is "stones".
     pub opening_near: OpeningNear,
     /// With a weights file that has a tree-prior section: its priors for the nodes fewer than
     /// this many stones below the search root, the playout gammas deeper (where most

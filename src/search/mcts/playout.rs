@@ -1,5 +1,5 @@
 //! Stone-level playouts: hard rules first, then a roulette-wheel draw from the position's
-//! weights (design.md A2 "forced replies", A4).
+//! weights (docs/search.md, playouts and the leaf value).
 
 use crate::eval::Evaluator;
 use crate::patterns::stones_left;

@@ -1,5 +1,5 @@
 //! Child selection by the biased UCB of Ikeda & Viennot (CG 2013), with explicit first-play
-//! urgency and optional progressive widening (design.md A3).
+//! urgency and optional progressive widening (docs/search.md, selection and the bias term).
 //!
 //!   UCB_bias(i) = w_i/n_i + C·sqrt(ln N / n_i) + C_BT·P(m_i)·sqrt(K/(N+K))
 //!

@@ -141,7 +141,7 @@ fn the_opening_keeps_free_choices_near_the_stones() {
 
 #[test]
 fn the_shipped_opening_keeps_blacks_first_free_pair_beside_its_own_stones() {
-    // The default (docs/README-strength.md, 28): with 3 stones on the board (B, WW) Black's free
+    // The default (docs/results.md, ablations): with 3 stones on the board (B, WW) Black's free
     // choices lie within 1 of its own stone; from 5 stones on, the whole candidate set again.
     let stones = [p(9, 8), p(11, 9), p(7, 10)];
     let factory = PolicyFactory::new(std::sync::Arc::new(crate::policy::Gammas::uniform()));

@@ -1,5 +1,6 @@
 //! `liuzi-train`: fits the Bradley-Terry gammas of the move model on expert games by MM with
-//! Coulom's prior (design.md A1), evaluates weights files, and speaks Coulom's `mm` format.
+//! Coulom's prior (docs/patterns.md, MM training), evaluates weights files, and speaks Coulom's
+//! `mm` format.
 
 use anyhow_like::{fail, Result};
 use clap::{Parser, Subcommand};
@@ -492,9 +493,9 @@ fn train(args: TrainArgs) -> Result<()> {
     Ok(())
 }
 
-/// The playout section, then the tree-prior section (issue #15) from the playout section's
-/// gammas (the tree's other groups and line patterns from 1), fitted jointly on the same split.
-/// Two extractions: the playout groups alone make a problem several times smaller and faster
+/// The playout section, then the tree-prior section (docs/patterns.md, gammas) from the playout
+/// section's gammas (the tree's other groups and line patterns from 1), fitted jointly on the same
+/// split. Two extractions: the playout groups alone make a problem several times smaller and faster
 /// to fit, whose likelihood is exactly the tree problem's with the extra gammas at 1.
 fn train_two_sections(
     args: &TrainArgs,

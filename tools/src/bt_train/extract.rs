@@ -230,8 +230,8 @@ pub fn flat_gammas(gammas: &liuzi::policy::Gammas) -> Vec<f64> {
         .collect()
 }
 
-/// The trainer's view of a tree-prior section (issue #15): its groups, then its four line
-/// patterns, each computed as the engine's [`liuzi::policy::TreeModel`] does.
+/// The trainer's view of a tree-prior section (docs/patterns.md, gammas): its groups, then its four
+/// line patterns, each computed as the engine's [`liuzi::policy::TreeModel`] does.
 pub fn tree_features(tree: &liuzi::policy::TreeModel) -> Combined {
     Combined(vec![
         Box::new(tree.spec().clone()),

@@ -7,7 +7,7 @@
 //! time the second stone's turn is planned afresh from the clock, so it gets a whole turn and a
 //! turn may take 1 + `first_stone_share` planned turns; the plan counts the turns of both
 //! sides, max(turn_horizon − turn, min_turns_left), so the two roughly cancel (measured as a
-//! whole: docs/README-strength.md section 26). A lag margin is kept back from every
+//! whole: docs/time-control.md). A lag margin is kept back from every
 //! deadline so the controller's clock, which also counts pipe and process delays, never
 //! runs out; it scales with the time at stake (never more than a tenth of a turn), so short
 //! budgets keep most of their time. No turn plans more than `max_turn_time`, however large
