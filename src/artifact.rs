@@ -26,6 +26,10 @@ use std::path::{Path, PathBuf};
 /// The directory name standing for the copies of `engine-config/` built into the binary.
 pub const BUILT_IN_DIR: &str = "<built-in>";
 
+/// The default configuration file, as shipped in `engine-config/default.toml`: the one place
+/// every setting's default is written.
+pub const BUILTIN_TOML: &str = include_str!("../engine-config/default.toml");
+
 /// The shipped artifacts, as built into the binary.
 const EMBEDDED: &[(&str, &[u8])] = &[
     (
@@ -50,7 +54,12 @@ pub fn embedded(path: &Path) -> Option<&'static [u8]> {
     if path.parent()? != Path::new(BUILT_IN_DIR) {
         return None;
     }
-    let name = path.file_name()?.to_str()?;
+    shipped(path.file_name()?.to_str()?)
+}
+
+/// The embedded copy of the shipped file `name` (`default.weights`, `default.eval`,
+/// `default.book`): each is built into the binary once, here.
+pub fn shipped(name: &str) -> Option<&'static [u8]> {
     EMBEDDED.iter().find(|(n, _)| *n == name).map(|(_, b)| *b)
 }
 

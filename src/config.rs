@@ -1,30 +1,29 @@
 //! Typed engine configuration, read from commented TOML (`engine-config/default.toml`).
 //!
-//! The default file is embedded in the binary (`include_str!`) and is the base of every
+//! The default file is embedded in the binary ([`BUILTIN_TOML`]) and is the base of every
 //! configuration: a `--config FILE` only needs the keys it changes. Every key a file names must
 //! exist in the default file, so a typo is an error naming the file and the key rather than a
 //! silently ignored setting.
+//!
+//! The settings belong to the layers that use them (the MCTS's `[search]` to `search::mcts`,
+//! the solver's `solver*` keys to `search::common`, `[alphabeta]` to `search::alphabeta`); this
+//! module only merges the file over the default, checks the whole once ([`EngineConfig::validate`])
+//! and hands the settings over.
 
-mod alphabeta;
-mod memory;
-mod memory_limits;
-mod search;
 mod settings;
 
-pub use alphabeta::AlphaBetaParams;
-pub use memory::{check_memory, physical_memory, EDGE_BYTES};
-pub use search::{OpeningNear, PairOrder, PlayoutPolicy, SearchParams, SolverParams};
 pub use settings::{Setting, SettingKind, RUNTIME_SECTIONS};
 
+use crate::artifact::BUILTIN_TOML;
 use crate::notation::LetterOrder;
 use crate::rules::{MAX_SIZE, MIN_SIZE};
+use crate::search::alphabeta::AlphaBetaParams;
+use crate::search::common::TimePolicy;
+use crate::search::mcts::SearchParams;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-/// The default configuration file, as shipped in `engine-config/default.toml`.
-pub const BUILTIN_TOML: &str = include_str!("../engine-config/default.toml");
 
 /// Most search threads `engine.threads` may ask for.
 pub const MAX_THREADS: usize = 256;
@@ -219,6 +218,28 @@ fn merge_checked(base: &mut toml::Table, user: toml::Table, prefix: &str) -> Res
     Ok(())
 }
 
+/// The first key of `user` whose value its setting cannot take (a wrong type, an integer out of
+/// the type's range, an unknown name), as `section.key: why`. Each key is tried alone over the
+/// default, so the error names it even where the deserializer's message names only the section
+/// (the solver's keys, flattened into `[search]`).
+fn unreadable_key(user: &toml::Table) -> Option<String> {
+    let sections = user
+        .iter()
+        .filter_map(|(section, table)| Some((section, table.as_table()?)));
+    for (section, table) in sections {
+        for (key, value) in table {
+            let mut one = builtin_table();
+            if let Some(slot) = one.get_mut(section).and_then(toml::Value::as_table_mut) {
+                slot.insert(key.clone(), value.clone());
+            }
+            if let Err(e) = toml::Value::Table(one).try_into::<EngineConfig>() {
+                return Some(format!("{section}.{key}: {}", e.message().trim_end()));
+            }
+        }
+    }
+    None
+}
+
 /// Largest configuration file read.
 pub const MAX_CONFIG_BYTES: u64 = 1 << 20;
 
@@ -295,10 +316,16 @@ impl EngineConfig {
         let (sets_weights, sets_evaluator, sets_book) =
             (sets("weights"), sets("evaluator"), sets("book"));
         let mut merged = builtin_table();
-        merge_checked(&mut merged, user, "").map_err(error)?;
-        let mut config: EngineConfig = toml::Value::Table(merged)
-            .try_into()
-            .map_err(|e: toml::de::Error| error(shorten_lines(e.to_string().trim_end())))?;
+        merge_checked(&mut merged, user.clone(), "").map_err(error)?;
+        let mut config: EngineConfig =
+            toml::Value::Table(merged)
+                .try_into()
+                .map_err(|e: toml::de::Error| {
+                    error(shorten_lines(
+                        &unreadable_key(&user)
+                            .unwrap_or_else(|| e.to_string().trim_end().to_string()),
+                    ))
+                })?;
         // Each path is taken from the directory of the file that set it.
         let dir_of = |set: bool| if set { base_dir } else { defaults_dir };
         config.engine.weights = resolve(&config.engine.weights, dir_of(sets_weights));
@@ -347,7 +374,7 @@ impl EngineConfig {
     }
 
     /// Checks every value's range; the error names the key (`section.key`). Run when a file is
-    /// read, and again by the engine after command-line options changed values.
+    /// read, and again only when command-line options changed values.
     pub fn validate(&self) -> Result<(), String> {
         let size = self.engine.board_size;
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
@@ -406,6 +433,35 @@ impl EngineConfig {
         }
         self.search.validate()?;
         self.alphabeta.validate()
+    }
+
+    /// The MCTS's settings: `[search]` with the engine-wide threads and seed (seed 0: a fresh
+    /// one every run).
+    pub fn search_params(&self) -> SearchParams {
+        let seed = match self.engine.seed {
+            0 => std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64),
+            n => n,
+        };
+        SearchParams {
+            threads: self.thread_count(),
+            seed,
+            ..self.search.clone()
+        }
+    }
+
+    /// The time policy: the `[time]` keys the clock plans with.
+    pub fn time_policy(&self) -> TimePolicy {
+        let t = &self.time;
+        TimePolicy {
+            lag: Duration::from_secs_f64(t.lag_margin_seconds),
+            turn_horizon: t.turn_horizon,
+            min_turns_left: t.min_turns_left,
+            first_stone_share: t.first_stone_share,
+            unsettled_extension: t.unsettled_extension,
+            ..TimePolicy::default()
+        }
     }
 
     /// Search threads to start: `engine.threads`, or one per available core when 0.
@@ -575,6 +631,11 @@ mod tests {
     }
 
     #[test]
+    fn time_policy_from_the_built_in_config_is_the_default() {
+        assert_eq!(EngineConfig::builtin().time_policy(), TimePolicy::default());
+    }
+
+    #[test]
     fn depth_levels_and_lag_margin() {
         let c = EngineConfig::builtin();
         assert_eq!(c.depth_turn_seconds(1), 0.5);
@@ -585,5 +646,132 @@ mod tests {
         assert_eq!(c.c6_turn_time(10.0), Duration::from_secs_f64(9.7));
         // The margin is never more than a tenth of the budget.
         assert_eq!(c.c6_turn_time(0.2), Duration::from_secs_f64(0.2 - 0.02));
+    }
+
+    /// Every key of the default given a value of another type is refused, naming the file and
+    /// the key (the solver's keys, flattened into `[search]`, once said only "in search").
+    #[test]
+    fn a_value_of_the_wrong_type_names_the_file_and_the_key() {
+        for (section, table) in builtin_table() {
+            for (key, value) in table.as_table().unwrap() {
+                let wrong = match value {
+                    toml::Value::String(_) => "7".to_string(),
+                    toml::Value::Array(_) => "\"7\"".to_string(),
+                    _ => "\"7\"".to_string(),
+                };
+                let text = format!("[{section}]\n{key} = {wrong}\n");
+                let err = parse(&text).unwrap_err();
+                assert!(
+                    err.starts_with("my.toml: ") && err.contains(&format!("{section}.{key}")),
+                    "{text:?}: {err}"
+                );
+            }
+        }
+        // Integers out of the type's range, and unknown names, name the key too.
+        for (text, key) in [
+            (
+                "[search]\nsolver_root_nodes = -1\n",
+                "search.solver_root_nodes",
+            ),
+            (
+                "[search]\nsolver_free_reach = 300\n",
+                "search.solver_free_reach",
+            ),
+            ("[search]\npair_order = \"sideways\"\n", "search.pair_order"),
+            ("[c6]\nletters = \"xyz\"\n", "c6.letters"),
+        ] {
+            let err = parse(text).unwrap_err();
+            assert!(
+                err.starts_with("my.toml: ") && err.contains(key),
+                "{text:?}: {err}"
+            );
+        }
+    }
+
+    fn parse(text: &str) -> Result<EngineConfig, String> {
+        EngineConfig::from_toml(text, "my.toml", Path::new(".")).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn engine_threads_and_seed_fill_the_runtime_fields() {
+        let mut config = EngineConfig::builtin();
+        config.engine.threads = 3;
+        config.engine.seed = 42;
+        let p = config.search_params();
+        assert_eq!((p.threads, p.seed), (3, 42));
+        assert_eq!(
+            SearchParams {
+                threads: 1,
+                seed: 0,
+                ..p
+            },
+            SearchParams::default()
+        );
+    }
+
+    #[test]
+    fn search_errors_name_the_file_and_the_key() {
+        let cases = [
+            ("[search]\nexploration = -1.0\n", "search.exploration"),
+            ("[search]\nprior_weight = nan\n", "search.prior_weight"),
+            ("[search]\nprior_visits = 0\n", "search.prior_visits"),
+            ("[search]\nvalue_mix = 1.5\n", "search.value_mix"),
+            ("[search]\nverify_margin = -0.1\n", "search.verify_margin"),
+            (
+                "[search]\nsolver_pair_share = 2.0\n",
+                "search.solver_pair_share",
+            ),
+            (
+                "[search]\nsolver_free_reach = 6\n",
+                "search.solver_free_reach",
+            ),
+            ("[search]\nexpand_visits = 0\n", "search.expand_visits"),
+            (
+                "[search]\neval_prior_weight = -1.0\n",
+                "search.eval_prior_weight",
+            ),
+            (
+                "[search]\neval_prior_plies = 65\n",
+                "search.eval_prior_plies",
+            ),
+            (
+                "[search]\neval_prior_plies = 2\neval_prior_candidates = 0\n",
+                "search.eval_prior_candidates",
+            ),
+            ("[search]\nmax_nodes = 10\n", "search.max_nodes"),
+            ("[search]\npair_order = \"sideways\"\n", "pair_order"),
+            ("[search]\nplayout_policy = \"random\"\n", "playout_policy"),
+            ("[engine]\nthreads = 300\n", "engine.threads"),
+            ("[alphabeta]\nwidth = 0\n", "alphabeta.width"),
+            ("[alphabeta]\nmax_depth = 99\n", "alphabeta.max_depth"),
+        ];
+        for (text, key) in cases {
+            let err = parse(text).unwrap_err();
+            assert!(
+                err.starts_with("my.toml: ") && err.contains(key),
+                "{text:?}: {err}"
+            );
+        }
+        let ok = parse("[search]\npair_order = \"both\"\nplayout_policy = \"uniform\"\n").unwrap();
+        assert_eq!(ok.search.pair_order, crate::search::mcts::PairOrder::Both);
+        assert_eq!(
+            ok.search.playout_policy,
+            crate::search::common::PlayoutPolicy::Uniform
+        );
+    }
+
+    #[test]
+    fn sizes_beyond_the_machine_memory_name_the_key() {
+        // The values that aborted the process (a 48 GiB tree, a 64 GiB table).
+        let total = crate::search::common::physical_memory().unwrap_or(128 << 30);
+        if total >= 128 << 30 {
+            eprintln!("skipped: this machine has room for 64 GiB");
+            return;
+        }
+        let err = parse("[search]\nmax_nodes = 2147483647\n").unwrap_err();
+        assert!(err.contains("search.max_nodes = 2147483647"), "{err}");
+        assert!(err.contains("memory"), "{err}");
+        let err = parse("[alphabeta]\nhash_mb = 65536\n").unwrap_err();
+        assert!(err.contains("alphabeta.hash_mb = 65536"), "{err}");
     }
 }

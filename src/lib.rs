@@ -1,10 +1,10 @@
 //! Liuzi (六子): a Connect6 engine.
 //!
-//! Layers, each depending only on those before it:
-//! `rules` -> `patterns` -> `policy` -> (`tactics`, `eval`) -> `search` -> `engine` -> `protocol`
-//! -> `bench` (whole-program benchmarks through a front-end) -> `cli` (the programs' start-up).
-//! `notation`, `records` and `config` sit beside them and depend only on `rules`; `artifact`
-//! (the checked file format of the weights and the evaluator) depends on nothing.
+//! The modules are layered, each importing only the layers below it, from `artifact` (checked
+//! files) and `rules` up through the move model, the tactics and the searches to the engine,
+//! the front-ends and `cli`. The order is written once, as the `LAYERS` table of
+//! `tests/layout.rs`, which checks every import against it (and that no two files import each
+//! other); docs/design.md, the layer table, explains it.
 
 pub mod artifact;
 pub mod bench;

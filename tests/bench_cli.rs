@@ -79,19 +79,20 @@ fn tree_weights_search_is_deterministic_and_uses_the_tree_section() {
     let everywhere = dir.path().join("everywhere.toml");
     std::fs::write(&everywhere, "[search]\ntree_prior_plies = 0\n").unwrap();
     let signature = |weights: &str, config: Option<&std::path::Path>| {
-        let path = format!("{}/engine-config/{weights}", env!("CARGO_MANIFEST_DIR"));
+        let path = format!("{}/{weights}", env!("CARGO_MANIFEST_DIR"));
         let mut args = vec!["bench", "search", "--playouts", "150", "--weights", &path];
         if let Some(c) = config {
             args.extend(["--config", c.to_str().unwrap()]);
         }
         bench_json(&args)["signature"].as_str().unwrap().to_string()
     };
-    let shipped = signature("default.weights", None);
-    assert_eq!(shipped, signature("default.weights", None));
-    let deep = signature("default.weights", Some(&everywhere));
-    assert_eq!(deep, signature("default.weights", Some(&everywhere)));
+    let default = "engine-config/default.weights";
+    let shipped = signature(default, None);
+    assert_eq!(shipped, signature(default, None));
+    let deep = signature(default, Some(&everywhere));
+    assert_eq!(deep, signature(default, Some(&everywhere)));
     assert_ne!(shipped, deep);
-    assert_ne!(shipped, signature("cross.weights", None));
+    assert_ne!(shipped, signature("tests/data/cross.weights", None));
 }
 
 /// `--value-mix 1` values the leaves by the evaluator alone (no playouts): the same fixed

@@ -32,7 +32,7 @@ fn config_file(dir: &tempfile::TempDir, text: &str) -> String {
 
 #[test]
 fn settings_too_large_for_memory_are_refused_naming_the_key() {
-    let total = liuzi::config::physical_memory().unwrap_or(128 << 30);
+    let total = liuzi::search::common::physical_memory().unwrap_or(128 << 30);
     if total >= 128 << 30 {
         eprintln!("skipped: this machine has room for 64 GiB");
         return;

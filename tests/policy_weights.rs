@@ -70,14 +70,14 @@ fn errors_name_the_file_and_the_problem() {
 
 #[test]
 fn shipped_weights_load_with_their_specs() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine-config");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     // The default: the seven groups before `cross` (it predicts better but plays no better and
-    // runs slower; docs/README-patterns.md). The eight-group file beside it: every group.
+    // runs slower; docs/patterns.md, BT features). The eight-group file, test data: every group.
     for (file, spec) in [
-        ("default.weights", FeatureSpec::shipped()),
-        ("cross.weights", FeatureSpec::full()),
+        ("engine-config/default.weights", FeatureSpec::shipped()),
+        ("tests/data/cross.weights", FeatureSpec::full()),
     ] {
-        let g = Gammas::load(&dir.join(file)).unwrap_or_else(|e| panic!("{e}"));
+        let g = Gammas::load(&root.join(file)).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(g.spec(), &spec, "{file}");
         // Trained, not uniform: completing a six must be far likelier than a quiet stone.
         assert!(g.gamma(Group::Tactic, 2) > 100.0 * g.gamma(Group::Tactic, 0));
@@ -104,7 +104,7 @@ fn tree_weights_load_with_both_sections() {
         .fold((f64::MAX, 0.0f64), |(lo, hi), &x| (lo.min(x), hi.max(x)));
     assert!(hi > 10.0 * lo, "{lo} .. {hi}");
     // One-section files have no tree section: their priors are the playout gammas.
-    assert!(Gammas::load(&dir.join("cross.weights"))
+    assert!(Gammas::load(&dir.join("../tests/data/cross.weights"))
         .unwrap()
         .tree()
         .is_none());

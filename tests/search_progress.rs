@@ -1,11 +1,12 @@
-//! Issue 74.7: a stone's search runs its workers several times (the search, then the rest of
+//! A stone's search runs its workers several times (the search, then the rest of
 //! its time after the pair check), and the live display counted each run from zero: "9287
 //! playouts in 0.5 s", then "6224 playouts in 0.3 s" for the same stone. Progress counts from
 //! the stone's start.
 
 use liuzi::rules::{Board, Point};
+use liuzi::search::mcts::SearchParams;
 use liuzi::search::{
-    proximity_gammas, ChildAnalysis, Limits, PolicyFactory, Search, SearchParams, ThinkObserver,
+    proximity_gammas, ChildAnalysis, Limits, PolicyFactory, Search, ThinkObserver,
 };
 use parking_lot::Mutex;
 use std::sync::Arc;

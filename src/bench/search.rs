@@ -12,8 +12,10 @@ use crate::eval::Evaluator;
 use crate::notation::{format_gtp, parse_gtp};
 use crate::policy::Gammas;
 use crate::rules::Board;
+use crate::search::common::SolverParams;
+use crate::search::mcts::SearchParams;
 use crate::search::proximity_gammas;
-use crate::search::{Limits, PolicyFactory, PositionFactory, Search, SearchParams, SolverParams};
+use crate::search::{Limits, PolicyFactory, PositionFactory, Search};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::Arc;
@@ -94,26 +96,22 @@ pub fn bench_params(threads: usize) -> SearchParams {
     }
 }
 
-/// The shipped weights (`engine-config/default.weights`), built into the binary so the bench
-/// measures the engine's default knowledge wherever it runs.
-const SHIPPED_WEIGHTS: &[u8] = include_bytes!("../../engine-config/default.weights");
-
-/// The engine's default knowledge: Bradley-Terry with the shipped weights, tree priors as deep
-/// as the default `search.tree_prior_plies`.
+/// The engine's default knowledge: Bradley-Terry with the shipped weights (their copy built into
+/// the binary, so the bench measures the default wherever it runs), tree priors as deep as the
+/// default `search.tree_prior_plies`.
 pub fn default_knowledge() -> PolicyFactory {
-    let gammas = Gammas::parse(SHIPPED_WEIGHTS)
+    let shipped = crate::artifact::shipped("default.weights").expect("the weights are embedded");
+    let gammas = Gammas::parse(shipped)
         .expect("the shipped engine-config/default.weights is valid (checked by the bench test)");
     PolicyFactory::new(Arc::new(gammas))
         .with_tree_prior_plies(SearchParams::default().tree_prior_plies)
 }
 
-/// The shipped evaluator (`engine-config/default.eval`), built in like the weights: the search
+/// The engine's default evaluator (the built-in copy of `engine-config/default.eval`): the search
 /// values its leaves with it (`search.value_mix`).
-const SHIPPED_EVALUATOR: &[u8] = include_bytes!("../../engine-config/default.eval");
-
-/// The engine's default evaluator.
 pub fn default_evaluator() -> Evaluator {
-    Evaluator::parse(SHIPPED_EVALUATOR)
+    let shipped = crate::artifact::shipped("default.eval").expect("the evaluator is embedded");
+    Evaluator::parse(shipped)
         .expect("the shipped engine-config/default.eval is valid (checked by the bench test)")
 }
 

@@ -2,7 +2,7 @@
 
 use super::{Cli, Command};
 use crate::config::EngineConfig;
-use crate::engine::{build_generator, load_book, Engine, TimePolicy};
+use crate::engine::{build_generator, load_book, Engine};
 use crate::protocol::c6::{self, C6};
 use crate::protocol::gtp::{self, Gtp};
 use crate::protocol::input::Input;
@@ -58,7 +58,13 @@ fn program_name_default() -> Option<Command> {
 fn run(cli: &Cli, default: Command) -> Result<(), String> {
     let (mut config, source) =
         EngineConfig::load(cli.config.as_deref()).map_err(|e| e.to_string())?;
+    let from_file = config.clone();
     cli.apply_overrides(&mut config);
+    if config != from_file {
+        config
+            .validate()
+            .map_err(|e| format!("command-line options: {e}"))?;
+    }
     let command = cli.command.clone().unwrap_or(default);
     tracing::info!(%source, threads = config.thread_count(), seed = config.engine.seed, "configuration loaded");
     let engine = build_engine(&config)?;
@@ -100,6 +106,6 @@ fn build_engine(config: &EngineConfig) -> Result<Engine, String> {
     let mut engine = Engine::new(config.engine.board_size, generator).map_err(|e| e.to_string())?;
     engine.set_book(load_book(config).map_err(|e| format!("configuration: {e}"))?);
     engine.clock_mut().default_stone_time = Some(config.stone_time());
-    engine.clock_mut().policy = TimePolicy::from_config(config);
+    engine.clock_mut().policy = config.time_policy();
     Ok(engine)
 }

@@ -186,7 +186,10 @@ mod tests {
             .unwrap();
         assert_eq!(back, base);
         let words = base.with_setting("search.pair_order", "both").unwrap();
-        assert_eq!(words.search.pair_order, super::super::PairOrder::Both);
+        assert_eq!(
+            words.search.pair_order,
+            crate::search::mcts::PairOrder::Both
+        );
         let list = base
             .with_setting("time.depth_turn_seconds", "[1, 2.5]")
             .unwrap();

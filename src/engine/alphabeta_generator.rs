@@ -4,7 +4,8 @@ use super::{Analysis, MoveGenerator, StoneBudget};
 use crate::policy::Gammas;
 use crate::rules::{Board, Point};
 use crate::search::alphabeta::{AlphaBeta, AlphaBetaParams, LeafEvaluator};
-use crate::search::{SolverParams, FALLBACK_STONE_TIME};
+use crate::search::common::SolverParams;
+use crate::search::FALLBACK_STONE_TIME;
 use std::sync::Arc;
 
 pub struct AlphaBetaGenerator {

@@ -11,7 +11,7 @@ use crate::config::{EngineConfig, SearchKind};
 use crate::eval::Evaluator;
 use crate::policy::Gammas;
 use crate::search::alphabeta::{AlphaBeta, LeafEvaluator};
-use crate::search::{proximity_gammas, PolicyFactory, PositionJudge, SearchParams};
+use crate::search::{proximity_gammas, PolicyFactory, PositionJudge};
 use std::sync::Arc;
 
 /// The `engine.weights` value that selects the fallback knowledge instead of a file.
@@ -47,10 +47,9 @@ pub fn load_book(config: &EngineConfig) -> Result<Option<BookPlayer>, String> {
     )))
 }
 
-/// The move generator `engine.search` asks for. The settings are checked again here, since
-/// command-line options may have changed them after the file was read; an error names the key.
+/// The move generator `engine.search` asks for, from a configuration that `config` has checked
+/// ([`EngineConfig::validate`]); a knowledge file that cannot be used is an error naming it.
 pub fn build_generator(config: &EngineConfig) -> Result<Box<dyn MoveGenerator>, String> {
-    config.validate()?;
     match config.engine.search {
         SearchKind::Mcts => build_mcts(config),
         SearchKind::AlphaBeta => build_alphabeta(config),
@@ -74,7 +73,7 @@ fn load_gammas(config: &EngineConfig) -> Result<Arc<Gammas>, String> {
 /// `search.eval_prior_plies > 0` or `search.value_mix > 0` (and trained weights), it reads the
 /// evaluator of `engine.evaluator` (cut-off playouts, priors near the root, leaf values).
 fn build_mcts(config: &EngineConfig) -> Result<Box<dyn MoveGenerator>, String> {
-    let params = SearchParams::from_config(config)?;
+    let params = config.search_params();
     let trained = config.engine.weights.as_os_str() != NO_WEIGHTS;
     let evaluator = if params.playout_cutoff > 0
         || params.eval_prior_plies > 0
@@ -259,7 +258,7 @@ mod tests {
         // Bad alpha-beta parameters name the key.
         c.engine.search = SearchKind::AlphaBeta;
         c.alphabeta.width = 0;
-        let err = build_generator(&c).err().unwrap();
+        let err = c.validate().unwrap_err();
         assert!(err.contains("alphabeta.width"), "{err}");
     }
 

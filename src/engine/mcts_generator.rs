@@ -3,7 +3,8 @@
 use super::{Analysis, MoveGenerator, StoneBudget};
 use crate::eval::Evaluator;
 use crate::rules::{Board, Point};
-use crate::search::{PositionFactory, PositionJudge, Search, SearchParams, FALLBACK_STONE_TIME};
+use crate::search::mcts::SearchParams;
+use crate::search::{PositionFactory, PositionJudge, Search, FALLBACK_STONE_TIME};
 use std::sync::Arc;
 
 pub struct MctsGenerator<F: PositionFactory> {

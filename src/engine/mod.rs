@@ -7,14 +7,13 @@ mod alphabeta_generator;
 mod analysis;
 mod book;
 mod build;
-mod clock;
 mod mcts_generator;
 
+pub use crate::search::common::{Clock, TimeLeft, TimePolicy, TimeSettings};
 pub use alphabeta_generator::AlphaBetaGenerator;
 pub use analysis::{Analysis, ChildAnalysis};
 pub use book::BookPlayer;
 pub use build::{build_generator, load_book, load_evaluator, NO_BOOK, NO_EVALUATOR, NO_WEIGHTS};
-pub use clock::{Clock, TimeLeft, TimePolicy, TimeSettings};
 pub use mcts_generator::MctsGenerator;
 
 use crate::rules::{Board, Color, PlayError, Point};

@@ -4,7 +4,7 @@
 //!
 //! Per side (16 values each, own first, then opp):
 //! * `threats`: the side's exact threat count (stones the other side needs to stop its six next
-//!   turn; design.md A2), capped at 3.
+//!   turn; docs/tactics.md, VCDT), capped at 3.
 //! * `roads1`..`roads5`: ln(1 + number of 6-cell windows holding k of the side's stones and none
 //!   of the other's) — the classic Connect6 "road" count.
 //! * `dead2`, `live2`, `dead3`, `live3`, `four1`, `four2`: ln(1 + shapes). For every stone and

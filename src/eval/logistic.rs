@@ -5,7 +5,7 @@
 //! classes; on count features (mostly zeros, long tails) that fit spends its parameters on the
 //! classes' shapes, and its chosen shrinkage makes it nearly linear. Fitted for the boundary
 //! alone (by `liuzi-train-eval --model quadratic`), the same form predicts held-out games far
-//! better (docs/README-strength.md section 47).
+//! better (docs/evaluator.md, training).
 
 use super::qda::sigmoid;
 

@@ -1,5 +1,6 @@
 //! Pattern knowledge on top of the rules: incremental line keys and shape classes, 6-cell windows,
-//! exact threat counts, immediate wins and forced blocks (design.md A2, A4).
+//! exact threat counts, immediate wins and forced blocks (docs/tactics.md, VCDT; docs/search.md,
+//! playouts and the leaf value).
 //!
 //! Depends on `rules` only. [`PatternBoard`] keeps everything current on play and undo; the free
 //! functions [`winning_points`], [`blocking_points`] and [`threat_count`] compute from scratch.

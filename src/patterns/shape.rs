@@ -10,7 +10,7 @@
 //! * 0: no open window;
 //! * 1..=9: `m` = 1..=3 times how many open windows reach `m` (1 / 2-3 / 4+), "openness";
 //! * 10..=13: `m` = 4 or 5, times the line's threats through the centre (1 / 2+): the number of
-//!   stones the opponent needs to spoil every such window (Wu & Huang, design.md A2);
+//!   stones the opponent needs to spoil every such window (Wu & Huang, docs/tactics.md, VCDT);
 //! * 14: six (or more) in a row.
 //!
 //! Opponent class (the centre still empty), the same over windows free of own stones and walls,

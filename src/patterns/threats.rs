@@ -1,4 +1,4 @@
-//! Threats, immediate wins and forced blocks (design.md A2), kept exact and incremental.
+//! Threats, immediate wins and forced blocks (docs/tactics.md, VCDT), kept exact and incremental.
 //!
 //! Every run of 6 cells in one direction is a *window*. A window holding at least 4 stones of a
 //! colour and none of the other is that colour's *threat window*: its (at most 2) empty cells

@@ -1,5 +1,6 @@
 //! [`PolicyBoard`]: a board with the Bradley-Terry weight of every legal stone kept current, for
-//! move priors and roulette-wheel playouts (design.md A4).
+//! move priors and roulette-wheel playouts (docs/patterns.md, gammas; docs/search.md, playouts and
+//! the leaf value).
 //!
 //! Weights are integers so that sums stay exact under any number of plays and undos: a cell's
 //! weight is its team strength (the product of its gammas) relative to a cell on an open empty
@@ -842,9 +843,9 @@ impl PolicyBoard {
             * g.gamma(Group::Tactic, TACTIC_NONE)
     }
 
-    /// Tree-prior strengths (design.md A1; issue #15): with a tree section, of the stones the
-    /// search gives a node as children — the winning points when there are any, else the
-    /// blocking points when there are any (design.md A2: a forced node has no other children),
+    /// Tree-prior strengths (docs/patterns.md, gammas): with a tree section, of the stones the
+    /// search gives a node as children — the winning points when there are any, else the blocking
+    /// points when there are any (docs/search.md, expansion: a forced node has no other children),
     /// else every legal point; without one, the playout weight of every legal point. `out` is
     /// cleared first.
     pub fn tree_strengths(&self, out: &mut Vec<(Point, f64)>) {

@@ -1,4 +1,4 @@
-//! The Bradley-Terry move model (Coulom 2007; design.md A1, A4): feature groups, the weights file,
+//! The Bradley-Terry move model (Coulom 2007; docs/patterns.md): feature groups, the weights file,
 //! and [`PolicyBoard`], which keeps every legal stone's weight current for priors and playouts.
 //!
 //! P(stone) = Π γ(features of the stone) / Σ over legal stones. Candidates are all empty cells,
@@ -10,10 +10,10 @@ mod gammas;
 pub mod lines;
 mod nearness;
 mod spec;
-mod tree;
+mod weights_file;
 
 pub use board::PolicyBoard;
 pub use features::{FeatureBoard, Team, TurnContext};
-pub use gammas::{Gammas, WeightsError, WeightsErrorKind, FORMAT_VERSION, ONE_SECTION_VERSION};
+pub use gammas::{Gammas, TreeModel, TREE_LINE_LENGTHS};
 pub use spec::{FeatureSpec, Group};
-pub use tree::{TreeModel, TREE_LINE_LENGTHS};
+pub use weights_file::{WeightsError, WeightsErrorKind, FORMAT_VERSION, ONE_SECTION_VERSION};

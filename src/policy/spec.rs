@@ -95,7 +95,7 @@ pub struct FeatureSpec {
 const SPEC_FAMILY: &str = "liuzi-bt1";
 
 impl FeatureSpec {
-    /// All groups (`engine-config/cross.weights`).
+    /// All groups (the tree-prior section of the shipped weights; `tests/data/cross.weights`).
     pub fn full() -> FeatureSpec {
         FeatureSpec {
             groups: Group::ALL.to_vec(),
@@ -103,7 +103,7 @@ impl FeatureSpec {
     }
 
     /// Every group but `cross`: the spec of the shipped `engine-config/default.weights` (`cross`
-    /// predicts better but plays no better and slows the playouts; docs/README-patterns.md).
+    /// predicts better but plays no better and slows the playouts; docs/patterns.md, BT features).
     pub fn shipped() -> FeatureSpec {
         FeatureSpec {
             groups: Group::ALL

@@ -15,7 +15,7 @@ pub mod mcts;
 
 pub use common::{
     proximity_gammas, Analysis, ChildAnalysis, Decision, JudgeLimits, Judgement, Limits,
-    PlayoutPolicy, PolicyFactory, PolicyPosition, PositionFactory, PositionJudge, SearchOutcome,
-    SearchPosition, SearchRng, SolverParams, ThinkObserver, FALLBACK_STONE_TIME, PROGRESS_INTERVAL,
+    PolicyFactory, PolicyPosition, PositionFactory, PositionJudge, SearchOutcome, SearchPosition,
+    SearchRng, ThinkObserver, FALLBACK_STONE_TIME, PROGRESS_INTERVAL,
 };
-pub use mcts::{PairOrder, Search, SearchParams};
+pub use mcts::Search;

@@ -1,6 +1,6 @@
-//! Exact threat analysis of a position for the side to move (design.md A2, "forced replies"):
-//! own immediate wins, the opponent's threats and the stones that block them. Everything is read
-//! from the pattern board's incremental threat windows.
+//! Exact threat analysis of a position for the side to move (docs/tactics.md, VCDT: forced
+//! replies): own immediate wins, the opponent's threats and the stones that block them. Everything
+//! is read from the pattern board's incremental threat windows.
 
 use crate::patterns::{stones_left, CellSet, PatternBoard};
 use crate::rules::Color;

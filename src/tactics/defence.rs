@@ -1,5 +1,5 @@
 //! The defensive query: does the opponent have a VCDT if we do nothing, and which of our stones
-//! can break it (a relevance zone, after Wu & Lin's RZOP, design.md A2).
+//! can break it (a relevance zone, after Wu & Lin's RZOP, docs/tactics.md, defences).
 //!
 //! We let the opponent move at once (a pass: the solver's board gives stones explicit colours) and
 //! solve its VCDT. If it has one, the zone is every cell its proof tree depends on (the stones of

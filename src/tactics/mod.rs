@@ -1,4 +1,4 @@
-//! Threat-space search (design.md A2): exact threat analysis of a position, a VCDT solver
+//! Threat-space search (docs/tactics.md): exact threat analysis of a position, a VCDT solver
 //! (victory by continuous double threats) and the defensive query with its relevance zone.
 //!
 //! Sits between `policy` and `search`: depends on `rules` and `patterns` (the incremental threat

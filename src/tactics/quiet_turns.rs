@@ -1,6 +1,6 @@
 //! Finding quiet wins in threat space. [`defender_lost`] proves a quiet turn once it is on the
 //! board; the MCTS tree rarely proposes the turn, because its priors and playouts do not favour
-//! a pair that threatens nothing yet (docs/README-strength.md sections 10 and 27). Here the
+//! a pair that threatens nothing yet (docs/tactics.md, the solver). Here the
 //! candidates come from the attacker's lines instead: the cells that add most to its live
 //! windows (windows holding none of the defender's stones), paired, best pairs first. A cheap
 //! screen asks whether the attacker would have a VCDT if the defender passed; only turns that

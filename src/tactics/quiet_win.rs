@@ -1,7 +1,7 @@
 //! Quiet wins: a turn that makes no threat, after which the opponent is lost all the same. The
 //! opponent, with its two stones to place, has no VCDT of its own, we have one if it passed, and
 //! no pair of its stones breaks ours. That is how Cloudict wins most of the games we lose to it:
-//! a quiet pair, and a turn later no defence holds (docs/README-strength.md section 10).
+//! a quiet pair, and a turn later no defence holds (docs/tactics.md, the solver).
 //!
 //! Every pair that breaks our VCDT puts a stone in its defence zone (the cells the proof depends
 //! on and the defender's counter-threat cells, [`defend_on`]), and the zone is taken again after

@@ -1,5 +1,5 @@
-//! Wins that start with a single threat (the step past the VCDT model, docs/README-strength.md
-//! section 8): the attacker's turn makes exactly one threat (a four, or a stone that completes
+//! Wins that start with a single threat (the step past the VCDT model, docs/tactics.md,
+//! the solver): the attacker's turn makes exactly one threat (a four, or a stone that completes
 //! one, plus a building stone), the defender must block it with one stone and has one free
 //! stone, and then the attacker has a VCDT that no such pair of defender stones breaks.
 //!

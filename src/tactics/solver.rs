@@ -1,4 +1,4 @@
-//! The VCDT solver (design.md A2): victory by continuous double threats.
+//! The VCDT solver (docs/tactics.md, VCDT): victory by continuous double threats.
 //!
 //! The attacker plays turns that each leave it at least two threats (so both defender stones are
 //! forced) and the defender without a threat window, ending with a turn that leaves three or more

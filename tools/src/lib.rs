@@ -1,12 +1,10 @@
-//! Shared code of the offline tools: the generic MM core (trainer and ratings), the match
-//! runner, engine ratings and match statistics.
+//! Shared code of the offline tools: the Bradley-Terry trainer with the generic MM core
+//! ([`bt_train`], whose fitter the ratings use too), the evaluator's trainer ([`eval_train`]), the
+//! match runner, engine ratings and match statistics.
 
-pub mod candidates;
+pub mod bt_train;
 pub mod eval_train;
-pub mod extract;
-pub mod line_patterns;
 pub mod match_runner;
-pub mod mm;
 pub mod rating;
 pub mod report;
 pub mod stats;

@@ -27,7 +27,7 @@ pub struct Quality {
 }
 
 impl Quality {
-    pub fn from_metrics(m: &crate::mm::Metrics) -> Quality {
+    pub fn from_metrics(m: &crate::bt_train::mm::Metrics) -> Quality {
         Quality {
             positions: m.positions.round() as usize,
             mean_log_evidence: m.mean_log_evidence(),
@@ -75,8 +75,8 @@ pub struct TrainReport {
     pub final_train: Quality,
     /// Every iteration; with a tree section, the playout section's first, then the tree's.
     pub sweeps: Vec<SweepRecord>,
-    /// With a tree section (issue #15): the playout section, fitted first on the same
-    /// positions (the tree's extra groups held at 1); the fields above are then the tree's.
+    /// With a tree section (docs/patterns.md, gammas): the playout section, fitted first on the
+    /// same positions (the tree's extra groups held at 1); the fields above are then the tree's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub playout_section: Option<SectionReport>,
 }

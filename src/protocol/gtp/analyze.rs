@@ -5,7 +5,7 @@
 //! an error, so with nothing to show (no search since the position changed, a stone that
 //! needed no search, a finished game) they answer success with an empty map and a TEXT line.
 
-use super::commands::push_vertex;
+use super::board_text::push_vertex;
 use crate::engine::{Analysis, ChildAnalysis, Decision, Engine, NoAnalysis, NoSearch};
 use crate::rules::Point;
 use std::fmt::Write as _;

@@ -1,10 +1,20 @@
-//! Board pictures: `gogui-rules_board` for GoGui (rows top first, `X` `O` `.`) and a labelled
-//! `showboard` for people.
+//! Board text: GTP vertices, `gogui-rules_board` for GoGui (rows top first, `X` `O` `.`) and a
+//! labelled `showboard` for people.
 
 use crate::rules::{Board, Color, Point, Stage};
 use std::fmt::Write as _;
 
 const COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
+
+/// Appends a GTP vertex without allocating.
+pub(super) fn push_vertex(out: &mut String, p: Point) {
+    out.push(COLUMNS[p.col as usize] as char);
+    let row = p.row as u32 + 1;
+    if row >= 10 {
+        out.push(char::from(b'0' + (row / 10) as u8));
+    }
+    out.push(char::from(b'0' + (row % 10) as u8));
+}
 
 fn cell(board: &Board, col: usize, row: usize) -> char {
     match board.get(Point::new(col as u8, row as u8)) {

@@ -2,7 +2,7 @@
 //! command leaves the state as it was.
 
 use super::analyze;
-use super::board_text;
+use super::board_text::{self, push_vertex};
 use super::live::Pending;
 use super::params::PARAM_COMMANDS;
 use super::stream::{Format, Request};
@@ -11,7 +11,7 @@ use crate::engine::{EngineError, TimeLeft, TimeSettings};
 use crate::notation;
 use crate::protocol::Flow;
 use crate::records::{self, sgf, GameRecord};
-use crate::rules::{Color, GameResult, PlayError, Point};
+use crate::rules::{Color, GameResult, PlayError};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::str::SplitWhitespace;
@@ -437,15 +437,4 @@ impl Gtp {
                 .map_err(|e| format!("cannot write {file}: {e}"))
         }
     }
-}
-
-/// Appends a GTP vertex without allocating.
-pub(super) fn push_vertex(out: &mut String, p: Point) {
-    const COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
-    out.push(COLUMNS[p.col as usize] as char);
-    let row = p.row as u32 + 1;
-    if row >= 10 {
-        out.push(char::from(b'0' + (row / 10) as u8));
-    }
-    out.push(char::from(b'0' + (row % 10) as u8));
 }

@@ -4,7 +4,7 @@
 //! Also GoGui's last live-graphics block of a search, which shows the stone played.
 
 use super::analyze;
-use super::commands::push_vertex;
+use super::board_text::push_vertex;
 use super::stream::{Request, Stream};
 use super::Gtp;
 use crate::engine::{NoAnalysis, NoSearch};

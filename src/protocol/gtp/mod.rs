@@ -360,7 +360,7 @@ mod tests {
             for i in 0..size * size {
                 let p = Point::from_index(i, size);
                 let mut text = String::new();
-                commands::push_vertex(&mut text, p);
+                board_text::push_vertex(&mut text, p);
                 assert_eq!(text, crate::notation::format_gtp(p));
             }
         }

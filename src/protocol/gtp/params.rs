@@ -7,7 +7,7 @@
 
 use super::Gtp;
 use crate::config::{SettingKind, RUNTIME_SECTIONS};
-use crate::engine::{build_generator, TimePolicy};
+use crate::engine::build_generator;
 use std::fmt::Write as _;
 
 /// GoGui's parameter dialogs, one per section, as `gogui-analyze_commands` lines.
@@ -25,7 +25,7 @@ impl Gtp {
         if key.starts_with("time.") {
             let clock = self.engine.clock_mut();
             clock.default_stone_time = Some(config.stone_time());
-            clock.policy = TimePolicy::from_config(&config);
+            clock.policy = config.time_policy();
         } else {
             let generator = build_generator(&config)?;
             self.engine.set_generator(generator);

@@ -9,7 +9,7 @@
 //! additions, placed before `pv`, which runs to the end of the group: the stones in the order
 //! they would be placed, both stones of every turn. docs/analysis.md has a transcript.
 
-use super::commands::push_vertex;
+use super::board_text::push_vertex;
 use crate::engine::{ChildAnalysis, Decision, NoSearch};
 use crate::rules::{Board, Color, Point, Stage};
 use std::fmt::Write as _;

@@ -11,12 +11,13 @@
 
 mod leaf;
 mod order;
+mod params;
 pub mod score;
 mod search;
 mod tt;
 
-pub use crate::config::AlphaBetaParams;
 pub use leaf::{heuristic_probability, LeafEvaluator};
+pub use params::AlphaBetaParams;
 pub use search::{AlphaBeta, RootMove};
 
 #[cfg(test)]

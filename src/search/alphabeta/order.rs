@@ -1,4 +1,4 @@
-//! Which stones a node searches, in what order (design.md A2 forced replies, then the
+//! Which stones a node searches, in what order (docs/tactics.md, VCDT: forced replies; then the
 //! Bradley-Terry policy): the blocking stones when the opponent threatens a six (all of them:
 //! forced stones are never cut), otherwise the `width` empty cells of highest weight. The
 //! transposition table's stone goes first.
@@ -54,7 +54,7 @@ mod tests {
     use super::*;
     use crate::policy::Gammas;
     use crate::rules::Board;
-    use crate::search::common::fixtures::{board_of, p, white_live_four};
+    use crate::search::common::test_support::fixtures::{board_of, p, white_live_four};
     use crate::search::proximity_gammas;
     use std::sync::Arc;
 

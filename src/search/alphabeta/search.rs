@@ -4,7 +4,7 @@
 //! (and the window stays) when the same player places the next stone, and is negated (with the
 //! window flipped) when the opponent does — the alpha-beta form of the MCTS backup rule.
 //!
-//! Rules shared with the MCTS (design.md A2): at the root, a stone that wins, or the single
+//! Rules shared with the MCTS (docs/alphabeta.md): at the root, a stone that wins, or the single
 //! stone that meets a six-threat, is played without search, and the threat solver's pre-pass
 //! (when enabled) plays a proven VCDT at once or keeps the root to the stones that can meet the
 //! opponent's (`search::common::root_plan`); inside the tree, a position where
@@ -16,11 +16,12 @@ use super::leaf::LeafEvaluator;
 use super::order::ordered_moves;
 use super::score::{self, Score, INFINITY};
 use super::tt::{Bound, Entry, TranspositionTable};
-use crate::config::{AlphaBetaParams, SolverParams};
+use super::AlphaBetaParams;
 use crate::notation::format_gtp;
 use crate::patterns::stones_left;
 use crate::policy::{Gammas, PolicyBoard};
 use crate::rules::{Board, GameResult, Point};
+use crate::search::common::SolverParams;
 use crate::search::common::{
     forced_stone, min_cap, policy_of, root_plan, Analysis, ChildAnalysis, Decision, JudgeLimits,
     Judgement, Limits, PolicyFactory, PositionFactory, PositionJudge, RootPlan, SearchOutcome,

@@ -1,5 +1,5 @@
-//! Stones that need no search, and the root policy, the same for both searches (design.md A2,
-//! "Forced stones").
+//! Stones that need no search, and the root policy, the same for both searches (docs/search.md,
+//! expansion; "Forced stones").
 
 use super::outcome::Decision;
 use super::position::SearchPosition;

@@ -2,7 +2,7 @@
 //! MCTS's pair verification (`search.verify_depth`) asks alpha-beta, which implements this,
 //! and the engine wires the two together.
 
-use super::limits::ThinkObserver;
+use super::ThinkObserver;
 use crate::rules::Board;
 use std::fmt;
 use std::time::Instant;

@@ -1,15 +1,25 @@
 //! The Bradley-Terry policy board as a search position: tree priors P(m) and roulette-wheel
-//! playouts from the trained gammas (design.md A1, A4).
+//! playouts from the trained gammas (docs/patterns.md, gammas).
 
 use super::position::{PositionFactory, SearchPosition, SearchRng};
-use crate::config::PlayoutPolicy;
 use crate::policy::FeatureBoard;
 use crate::policy::{Gammas, PolicyBoard, WeightsError};
 use crate::rules::{Board, Point};
 use rand::Rng;
+use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::path::Path;
 use std::sync::Arc;
+
+/// How a playout draws a stone once the hard rules (complete a six, block a six) are silent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PlayoutPolicy {
+    /// Roulette wheel by the position's playout weights (the Bradley-Terry gammas).
+    Gammas,
+    /// Every empty cell alike: the plain-UCT baseline of the design's key ablation.
+    Uniform,
+}
 
 /// A [`PolicyBoard`] seen by the search, with the way its playouts draw free stones, the stone
 /// count from which the tree priors give way to the playout gammas, and a buffer for the tree
@@ -195,8 +205,8 @@ impl PositionFactory for PolicyFactory {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::common::fixtures::p;
-    use crate::search::common::SimplePosition;
+    use crate::search::common::test_support::fixtures::p;
+    use crate::search::common::test_support::SimplePosition;
     use rand::SeedableRng;
 
     #[test]

@@ -1,13 +1,13 @@
-//! The threat-space solver's root pre-pass, the same for both searches (design.md A2,
-//! "Threat-space search"): a proven VCDT of the side to move is played at once, and so is its
-//! own win that starts with a single threat or with a quiet turn (each when its share of the
-//! time is set); when the opponent has one (if we passed), the root is cut to the defence zone,
-//! at a turn's first stone to the first stones that have a defending second one (pair defence),
-//! and at its second stone the zone cells verified to lose are marked lost (by proof zones
-//! instead with `solver_pair_zones`, `tactics::pair_defence`). The MCTS's proofs
-//! inside its tree are in `mcts/proofs.rs`.
+//! The threat-space solver's root pre-pass, the same for both searches (docs/tactics.md, the
+//! solver; "Threat-space search"): a proven VCDT of the side to move is played at once, and so is
+//! its own win that starts with a single threat or with a quiet turn (each when its share of the
+//! time is set); when the opponent has one (if we passed), the root is cut to the defence zone, at
+//! a turn's first stone to the first stones that have a defending second one (pair defence), and at
+//! its second stone the zone cells verified to lose are marked lost (by proof zones instead with
+//! `solver_pair_zones`, `tactics::pair_defence`). The MCTS's proofs inside its tree are in
+//! `mcts/proofs.rs`.
 
-use crate::config::SolverParams;
+use super::SolverParams;
 use crate::notation::format_gtp;
 use crate::patterns::{stones_left, CellSet};
 use crate::rules::{Board, Point};

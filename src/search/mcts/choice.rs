@@ -7,10 +7,10 @@
 //! mean − choice_lcb/sqrt(n) lets such a sibling win only when its lead outlasts its smaller
 //! sample (Leela Zero's LCB choice, with a fixed spread in place of the measured one). Off by
 //! default: at c = 1 it changed a sixth of the stones and lost 88-110-2 to the most visited
-//! (docs/README-strength.md, 30), likely because a thinner subtree's mean is optimistic here.
+//! (docs/results.md, ablations), likely because a thinner subtree's mean is optimistic here.
 
 use super::tree::Tree;
-use crate::config::SearchParams;
+use super::SearchParams;
 
 /// The child to play among `open` (children not proven won, lost or excluded): with no visits
 /// anywhere, the first of `open`; `None` only when `open` is empty.

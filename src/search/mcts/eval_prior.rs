@@ -2,7 +2,7 @@
 //!
 //! The Bradley-Terry prior ranks a stone by the patterns around it; the evaluator sees the
 //! whole position. Near the root a turn's first stone is valued by the mean over the partners
-//! tried under it, in prior order, mostly once each (docs/README-strength.md 28): a prior that
+//! tried under it, in prior order, mostly once each (docs/evaluator.md): a prior that
 //! ranks the partners by the position they make tries the good ones first. So at the root
 //! side's own nodes within `eval_prior_plies` of the root (the opponent's replies keep the
 //! weights' priors: valuing them too cost 4x the playouts a second), each of the `eval_prior_candidates` best free
@@ -10,9 +10,9 @@
 //! of the side that placed it), and its weight is multiplied by exp(β·(logit v − max logit v)),
 //! β = `eval_prior_weight`. Candidates past that many keep the smallest factor given, so
 //! they stay behind the ones valued. Forced sets (wins, blocks, defence zones) are left alone.
-//! Off by default: level in self-play and against Cloudict (docs/README-strength.md 39).
+//! Off by default: level in self-play and against Cloudict (docs/results.md, ablations).
 
-use crate::config::SearchParams;
+use super::SearchParams;
 use crate::eval::Evaluator;
 use crate::policy::FeatureBoard;
 use crate::rules::Point;
@@ -97,7 +97,7 @@ mod tests {
     use crate::eval::testing::sample_evaluator;
     use crate::policy::Gammas;
     use crate::rules::Board;
-    use crate::search::common::fixtures::{board_of, p};
+    use crate::search::common::test_support::fixtures::{board_of, p};
     use crate::search::common::{PolicyFactory, PositionFactory};
     use std::sync::Arc;
 

@@ -1,9 +1,9 @@
-//! Which children a node gets (design.md A2): the winning stones when the side to move can
-//! complete a six this turn; otherwise the blocking stones when the opponent threatens one;
+//! Which children a node gets (docs/search.md, expansion): the winning stones when the side to move
+//! can complete a six this turn; otherwise the blocking stones when the opponent threatens one;
 //! otherwise, given a defence zone (the opponent has a VCDT if we passed, `proofs::defence_zone`),
-//! its stones; otherwise the position's candidates. Forced sets lose nothing: a winning pair can always be
-//! played in the order "winning stone first", and every turn that stops a threat contains a
-//! blocking stone that can go first.
+//! its stones; otherwise the position's candidates. Forced sets lose nothing: a winning pair can
+//! always be played in the order "winning stone first", and every turn that stops a threat contains
+//! a blocking stone that can go first.
 //!
 //! Canonical pair order: at a second-stone node whose parent offered free candidates, a second
 //! stone that the parent ranked before the first stone is left out, since the same pair is
@@ -12,7 +12,7 @@
 use super::eval_prior::reweight;
 use super::node::{Children, Edge};
 use super::tree::Tree;
-use crate::config::{OpeningNear, PairOrder, SearchParams};
+use super::{OpeningNear, PairOrder, SearchParams};
 use crate::eval::Evaluator;
 use crate::patterns::CellSet;
 use crate::policy::FeatureBoard;

@@ -1,4 +1,4 @@
-//! Monte-Carlo tree search with the Bradley-Terry bias (design.md A3).
+//! Monte-Carlo tree search with the Bradley-Terry bias (docs/search.md).
 //!
 //! * One stone per tree ply; a node's stage and pending first stone follow from its path.
 //! * Selection by the biased UCB of Ikeda & Viennot with explicit first-play urgency
@@ -21,6 +21,7 @@ mod minimax;
 mod node;
 mod outcome;
 mod pair_check;
+mod params;
 mod playout;
 mod proofs;
 mod quiet_wins;
@@ -31,7 +32,7 @@ mod tree_pair;
 mod verify;
 mod worker;
 
-pub use crate::config::{PairOrder, SearchParams};
+pub use params::{OpeningNear, PairOrder, SearchParams};
 
 use super::common::{
     forced_stone, min_cap, policy_of, root_plan, Analysis, Decision, Limits, PositionFactory,

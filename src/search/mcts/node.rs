@@ -1,11 +1,11 @@
 //! One tree edge (= the node reached by placing its stone), lock-free.
 //!
-//! Statistics live on the edge, from the point of view of the player who placed the edge's
-//! stone, so a parent picks among its children without sign games; the reward is only turned
-//! around when the player changes (design.md A3, Enzenberger & Müller 2009 for the scheme).
-//! `(visits, wins)` share one `AtomicU64` so one `fetch_add` updates both (no torn means).
-//! Wins are counted in units of 1/[`REWARD_UNIT`] of a win: a draw is half a win, and a reward
-//! mixed with the evaluator's value (`search.value_mix`) keeps integer statistics.
+//! Statistics live on the edge, from the point of view of the player who placed the edge's stone,
+//! so a parent picks among its children without sign games; the reward is only turned around when
+//! the player changes (docs/search.md, threads; Enzenberger & Müller 2009 for the scheme).
+//! `(visits, wins)` share one `AtomicU64` so one `fetch_add` updates both (no torn means). Wins are
+//! counted in units of 1/[`REWARD_UNIT`] of a win: a draw is half a win, and a reward mixed with
+//! the evaluator's value (`search.value_mix`) keeps integer statistics.
 
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering};
 
@@ -353,7 +353,7 @@ mod tests {
         assert_eq!((e.cell(), e.prior()), (7, 0.25));
         assert_eq!(
             std::mem::size_of::<Edge>() as u64,
-            crate::config::EDGE_BYTES
+            crate::search::common::EDGE_BYTES
         );
         assert!(e.claim_deep_solve() && !e.claim_deep_solve());
         assert!(e.claim_pair_proof() && !e.claim_pair_proof());

@@ -6,7 +6,7 @@ use super::choice::choose;
 use super::node::Proof;
 use super::proofs;
 use super::tree::{Tree, ROOT};
-use crate::config::SearchParams;
+use super::SearchParams;
 use crate::notation::format_gtp;
 use crate::rules::{Board, Point};
 use crate::search::common::{ChildAnalysis, Decision, SearchOutcome};
@@ -175,7 +175,7 @@ mod tests {
         let (tree, c) = tree_with(&[(0.5, 900, 900), (0.3, 40, 40), (0.2, 60, 60)]);
         tree.edge(c.first).set_proof(Proof::Excluded);
         let no_solver = SearchParams {
-            tactics: crate::config::SolverParams {
+            tactics: crate::search::common::SolverParams {
                 solver: false,
                 ..Default::default()
             },

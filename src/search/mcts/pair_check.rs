@@ -1,18 +1,18 @@
-//! The pair check (`search.solver_pair_check_share`): after the search, the pair it would play
-//! is checked against the opponent's threat wins that the tree's small solves cannot see: a VCDT
+//! The pair check (`search.solver_pair_check_share`): after the search, the pair it would play is
+//! checked against the opponent's threat wins that the tree's small solves cannot see: a VCDT
 //! solved with the root's node limit, and a win that starts with a single threat
-//! ([`single_threat_win`]: a four plus a building stone, after which no block-and-free-stone
-//! pair of ours stops a VCDT). These are how Cloudict wins most of its games against us
-//! (docs/README-strength.md section 9), and, when asked, a quiet win of the opponent's found in
-//! threat space (section 27). A pair proven lost is marked so in the tree, the loss
-//! backs up, and the next best pair is checked while the check's time lasts.
+//! ([`single_threat_win`]: a four plus a building stone, after which no block-and-free-stone pair
+//! of ours stops a VCDT). These are how Cloudict wins most of its games against us (docs/search.md,
+//! in-tree tactics), and, when asked, a quiet win of the opponent's found in threat space
+//! (docs/tactics.md, the solver). A pair proven lost is marked so in the tree, the loss backs up,
+//! and the next best pair is checked while the check's time lasts.
 
 use super::choice::choose;
 use super::node::Proof;
 use super::proofs::{propagate, root_choice};
 use super::tree::{Tree, ROOT};
 use super::Search;
-use crate::config::SearchParams;
+use super::SearchParams;
 use crate::notation::format_gtp;
 use crate::patterns::CellSet;
 use crate::rules::{Board, Point, Stage};
@@ -266,7 +266,7 @@ impl<F: PositionFactory> Search<F> {
     /// is checked for a single-threat win too, and one that loses to it is marked so and the next
     /// partner looked for. If none is left, the first stone is marked lost, so that the check
     /// moves on to other first stones rather than through its second stones one by one (a
-    /// single-threat refutation took about 0.25 s of a 0.54 s stone; README-strength.md 41).
+    /// single-threat refutation took about 0.25 s of a 0.54 s stone; docs/results.md).
     fn check_first_stone(&mut self, board: &Board, edge: u32, budget: CheckBudget) {
         let first = self.tree.edge(edge);
         if first.proof() != Proof::Unknown {
@@ -354,8 +354,8 @@ impl<F: PositionFactory> Search<F> {
 pub(super) mod tests {
     use super::super::node::{Children, Stats};
     use super::*;
-    use crate::search::common::SimpleFactory;
-    use crate::search::SearchParams;
+    use crate::search::common::test_support::SimpleFactory;
+    use crate::search::mcts::SearchParams;
     use crate::tactics::suite::replay;
 
     /// How the opponent wins once `board` (ours to move) has our `stones`, the rest of our turn: a

@@ -1,5 +1,5 @@
 //! Stone-level playouts: hard rules first, then a roulette-wheel draw from the position's
-//! weights (design.md A2 "forced replies", A4).
+//! weights (docs/search.md, playouts and the leaf value).
 
 use crate::eval::Evaluator;
 use crate::patterns::stones_left;
@@ -208,10 +208,10 @@ mod tests {
     use super::*;
     use crate::policy::Gammas;
     use crate::rules::Board;
-    use crate::search::common::fixtures::{black_four, board_of, p, white_live_four};
+    use crate::search::common::test_support::fixtures::{black_four, board_of, p, white_live_four};
+    use crate::search::common::test_support::SimplePosition;
     use crate::search::common::PolicyFactory;
     use crate::search::common::PositionFactory;
-    use crate::search::common::SimplePosition;
     use rand::SeedableRng;
     use std::sync::Arc;
 

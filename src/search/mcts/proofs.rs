@@ -12,9 +12,10 @@
 use super::choice::choose;
 use super::node::{Children, Proof};
 use super::tree::{Tree, ROOT};
+use super::SearchParams;
 use crate::patterns::CellSet;
 use crate::rules::{Board, Color, Point, Stage};
-use crate::search::{SearchParams, SolverParams};
+use crate::search::common::SolverParams;
 use crate::tactics::{defend, DefenceLimits, Solver, SolverLimits, Threat, Verdict};
 
 /// Marks the root's children for a [`RootPlan::Restrict`]: cells in `lost` as proven losses,
@@ -238,7 +239,7 @@ pub(crate) fn root_choice(tree: &Tree, params: &SearchParams) -> Option<u32> {
 pub(super) mod tests {
     use super::super::node::Stats;
     use super::*;
-    use crate::search::common::SimpleFactory;
+    use crate::search::common::test_support::SimpleFactory;
     use crate::search::common::{root_plan, RootPlan};
     use crate::search::{Decision, Limits, Search};
     use crate::tactics::suite::replay;

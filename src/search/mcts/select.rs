@@ -1,5 +1,5 @@
 //! Child selection by the biased UCB of Ikeda & Viennot (CG 2013), with explicit first-play
-//! urgency and optional progressive widening (design.md A3).
+//! urgency and optional progressive widening (docs/search.md, selection and the bias term).
 //!
 //!   UCB_bias(i) = w_i/n_i + C·sqrt(ln N / n_i) + C_BT·P(m_i)·sqrt(K/(N+K))
 //!
@@ -24,7 +24,7 @@
 use super::amaf::{blended_mean, first_play_mean};
 use super::node::{Children, Proof, Stats};
 use super::tree::Tree;
-use crate::config::SearchParams;
+use super::SearchParams;
 
 /// Per-node constants of one selection.
 pub(crate) struct NodeView {

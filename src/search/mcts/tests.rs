@@ -2,10 +2,9 @@
 
 use super::*;
 use crate::rules::{Board, Color, GameResult, Point};
-use crate::search::common::fixtures::{black_four, board_of, p, white_live_four};
-use crate::search::common::{
-    PolicyFactory, SearchPosition, SearchRng, SimpleFactory, SimplePosition,
-};
+use crate::search::common::test_support::fixtures::{black_four, board_of, p, white_live_four};
+use crate::search::common::test_support::{SimpleFactory, SimplePosition};
+use crate::search::common::{PolicyFactory, SearchPosition, SearchRng};
 use rand::{Rng, SeedableRng};
 use std::time::{Duration, Instant};
 
@@ -142,7 +141,7 @@ fn the_opening_keeps_free_choices_near_the_stones() {
 
 #[test]
 fn the_shipped_opening_keeps_blacks_first_free_pair_beside_its_own_stones() {
-    // The default (docs/README-strength.md, 28): with 3 stones on the board (B, WW) Black's free
+    // The default (docs/results.md, ablations): with 3 stones on the board (B, WW) Black's free
     // choices lie within 1 of its own stone; from 5 stones on, the whole candidate set again.
     let stones = [p(9, 8), p(11, 9), p(7, 10)];
     let factory = PolicyFactory::new(std::sync::Arc::new(crate::policy::Gammas::uniform()));
@@ -181,7 +180,7 @@ fn the_opening_can_keep_free_choices_near_the_movers_own_stones() {
     // Black's one stone, White's two; Black to move, then Black's second stone.
     let stones = [p(9, 8), p(11, 9), p(7, 10)];
     let factory = PolicyFactory::new(std::sync::Arc::new(crate::policy::Gammas::uniform()));
-    let children = |b: &Board, near: crate::config::OpeningNear| {
+    let children = |b: &Board, near: super::OpeningNear| {
         let pos = crate::search::common::PositionFactory::position(&factory, b);
         let params = SearchParams {
             opening_stones: 12,
@@ -197,7 +196,7 @@ fn the_opening_can_keep_free_choices_near_the_movers_own_stones() {
     };
     let within =
         |list: &[Point], of: &[Point]| list.iter().all(|&c| of.iter().any(|&q| c.distance(q) <= 2));
-    use crate::config::OpeningNear::{Black, BlackOwn, Own, Stones};
+    use super::OpeningNear::{Black, BlackOwn, Own, Stones};
     let b = board_of(&stones);
     let any = children(&b, Stones);
     assert!(!within(&any, &stones[..1]), "near White's stones too");
@@ -464,7 +463,7 @@ fn a_cut_second_stone_root_gets_every_second_stone() {
         opening_stones: 0,
         max_children: 5,
         full_width_plies,
-        pair_order: crate::config::PairOrder::Both,
+        pair_order: super::PairOrder::Both,
         ..params(2000)
     };
     let b = board_of(&[p(9, 9), p(10, 10), p(8, 10)]);

@@ -1,10 +1,10 @@
 //! The node arena: one preallocated slab of edges shared by all search threads.
 //!
 //! Edge 0 is the root. Children blocks are bump-allocated with one atomic add and never freed
-//! during a search (Fuego's lock-free scheme, design.md A3). Between searches the tree is
-//! re-rooted in place: the kept subtree slides to the front of the slab, the rest is dropped.
-//! The slab is requested zeroed, so the operating system only commits the pages the tree
-//! touches, however large the cap.
+//! during a search (Fuego's lock-free scheme, docs/search.md, threads). Between searches the tree
+//! is re-rooted in place: the kept subtree slides to the front of the slab, the rest is dropped.
+//! The slab is requested zeroed, so the operating system only commits the pages the tree touches,
+//! however large the cap.
 
 use super::node::{Children, Edge, Expansion};
 use std::alloc::{alloc_zeroed, handle_alloc_error, Layout};

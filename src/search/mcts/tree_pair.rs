@@ -5,7 +5,7 @@
 //! The tree's own proofs cannot reach such a node: its children are kept to the defence zone
 //! (`solver_tree_defence`), but it is lost only once every first stone of the zone is lost with
 //! every second stone, about a thousand pairs, each needing its own solve deeper than the tree's
-//! solves go. Yet this is how Cloudict's quiet turns win (docs/README-strength.md, 39 and 41):
+//! solves go. Yet this is how Cloudict's quiet turns win (docs/search.md, in-tree tactics):
 //! its setting-up turn is among the tree's first candidates for it, and the position after it
 //! looks playable to the playouts. So, once a node of that kind has earned a few visits, the
 //! pair defence by proof zones ([`pair_defence`], which refutes most pairs without solving them)
@@ -14,9 +14,9 @@
 
 use super::node::Proof;
 use super::tree::Tree;
-use crate::config::SolverParams;
+use super::SearchParams;
 use crate::rules::{Board, Color, Stage};
-use crate::search::SearchParams;
+use crate::search::common::SolverParams;
 use crate::tactics::{
     pair_defence, PairDefenceLimits, PairThreat, Solver, SolverLimits, ThreatBoard,
 };

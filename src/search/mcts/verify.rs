@@ -3,7 +3,7 @@
 //! are judged again by a fixed-depth alpha-beta search from the opponent's side, and the turn
 //! judged best is played. The tree's averages weigh a turn by how its playouts went; the judge
 //! sees the opponent's best replies a few stones deep through the evaluator, as our alpha-beta
-//! does (docs/README-strength.md, 18).
+//! does (docs/search.md, in-tree tactics).
 
 use super::node::Proof;
 use super::pair_check::{best_second, board_after};
@@ -146,8 +146,10 @@ impl<F: PositionFactory> Search<F> {
 mod tests {
     use super::super::pair_check::tests::{before_the_mistake, block, cell};
     use super::*;
-    use crate::search::common::{Judgement, PositionJudge, SimpleFactory};
-    use crate::search::{Limits, SearchParams};
+    use crate::search::common::test_support::SimpleFactory;
+    use crate::search::common::{Judgement, PositionJudge};
+    use crate::search::mcts::SearchParams;
+    use crate::search::Limits;
     use std::sync::atomic::{AtomicU32, Ordering};
     use std::sync::Arc;
 

@@ -14,7 +14,7 @@ use super::select::{select_child, NodeView};
 use super::tree::{Tree, ROOT};
 use super::tree_pair::{pair_defence_proof, tree_pair_budget};
 use super::Search;
-use crate::config::SearchParams;
+use super::SearchParams;
 use crate::eval::Evaluator;
 use crate::rules::{Board, Color, GameResult, Point, Stage};
 use crate::search::common::{

@@ -1,5 +1,5 @@
 //! liuzi-match: Connect6 engine-vs-engine matches, gauntlets and round-robins over GTP or the
-//! Connect6 protocol (Cloudict / SAU). See docs/README-match.md.
+//! Connect6 protocol (Cloudict / SAU). See docs/matches.md.
 
 use clap::Parser;
 use liuzi_tools::match_runner::engine_spec::{load_engine_file, parse_engine_flag, EngineSpec};

@@ -1,5 +1,5 @@
 //! liuzi-rate: Bradley-Terry ratings (Elo scale, 95% intervals) of many engines from
-//! liuzi-match results files. See docs/README-match.md.
+//! liuzi-match results files. See docs/matches.md, rating.
 
 use clap::Parser;
 use liuzi_tools::rating::{rate, table, GameSet, RatingOptions};

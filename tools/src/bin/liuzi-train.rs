@@ -1,19 +1,20 @@
 //! `liuzi-train`: fits the Bradley-Terry gammas of the move model on expert games by MM with
-//! Coulom's prior (design.md A1), evaluates weights files, and speaks Coulom's `mm` format.
+//! Coulom's prior (docs/patterns.md, MM training), evaluates weights files, and speaks Coulom's
+//! `mm` format.
 
 use anyhow_like::{fail, Result};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use liuzi::policy::lines::line_values;
 use liuzi::policy::{FeatureSpec, Gammas, Group, TreeModel, TREE_LINE_LENGTHS};
-use liuzi_tools::candidates::Candidate;
-use liuzi_tools::extract::{
-    empty_problem, extract, extract_features, flat_gammas, split_gammas, Combined, FeatureSet,
-    TrainGame,
+use liuzi_tools::bt_train::candidates::Candidate;
+use liuzi_tools::bt_train::extract::{
+    empty_problem, extract, extract_features, flat_gammas, split_gammas, TrainGame,
 };
-use liuzi_tools::extract::{flat_tree_gammas, tree_features};
-use liuzi_tools::line_patterns::LinePatterns;
-use liuzi_tools::mm::{self, FitOptions, Prior, Schedule};
+use liuzi_tools::bt_train::extract::{flat_tree_gammas, tree_features};
+use liuzi_tools::bt_train::feature_set::{Combined, FeatureSet};
+use liuzi_tools::bt_train::line_patterns::LinePatterns;
+use liuzi_tools::bt_train::mm::{self, FitOptions, Prior, Schedule};
 use liuzi_tools::report::file_names;
 use liuzi_tools::report::{
     learning_curve_svg, peak_memory_mib, Quality, SectionReport, SweepRecord, TrainReport,
@@ -492,9 +493,9 @@ fn train(args: TrainArgs) -> Result<()> {
     Ok(())
 }
 
-/// The playout section, then the tree-prior section (issue #15) from the playout section's
-/// gammas (the tree's other groups and line patterns from 1), fitted jointly on the same split.
-/// Two extractions: the playout groups alone make a problem several times smaller and faster
+/// The playout section, then the tree-prior section (docs/patterns.md, gammas) from the playout
+/// section's gammas (the tree's other groups and line patterns from 1), fitted jointly on the same
+/// split. Two extractions: the playout groups alone make a problem several times smaller and faster
 /// to fit, whose likelihood is exactly the tree problem's with the extra gammas at 1.
 fn train_two_sections(
     args: &TrainArgs,
@@ -537,7 +538,7 @@ fn train_two_sections(
     let uniform = TreeModel::uniform(tree_spec.clone(), length);
     let features = tree_features(&uniform);
     let mut start = flat_tree_gammas(&uniform);
-    let offsets = liuzi_tools::extract::offsets(&tree_spec);
+    let offsets = liuzi_tools::bt_train::extract::offsets(&tree_spec);
     for (g, values) in spec.groups().iter().zip(&playout_values) {
         let k = tree_spec
             .groups()

@@ -1,4 +1,4 @@
-//! liuzi-tune: SPSA tuning of engine settings by games, resumable (docs/README-match.md,
+//! liuzi-tune: SPSA tuning of engine settings by games, resumable (docs/matches.md,
 //! "Tuning by SPSA"). Each iteration plays the engine with the tuned settings moved by +c_k·Δ
 //! against the same engine moved by −c_k·Δ (or both against a reference engine), and moves the
 //! settings along the result. The state file records every iteration; rerunning the same

@@ -5,7 +5,7 @@
 //! (`liuzi::tactics::find_quiet_turn`) find one? One line per turn where either is so (turn N
 //! is the game's N-th turn after Black's first stone); a summary per side at the end: quiet
 //! wins played, found, and found but not played (missed). The scan behind
-//! docs/README-strength.md section 27.
+//! docs/tactics.md, the solver.
 //!
 //! Usage: `cargo run -p liuzi-tools --release --bin quiet-win-scan --
 //! experiments/cloudict/liuzi-vs-cloudict-d5-own1-5.jsonl --engine liuzi --lost`

@@ -1,7 +1,7 @@
 //! `single-threat-scan`: after each of an engine's pairs as White in the games it lost, does the
 //! opponent have a VCDT (within the solver's default limits) or a win that starts with a single
 //! threat (`liuzi::tactics::single_threat_win`, default limits)? One line per pair, up to the
-//! first such win: the scan behind docs/README-strength.md section 9.
+//! first such win: the scan behind docs/tactics.md, the solver.
 //!
 //! Usage: `cargo run -p liuzi-tools --release --bin single-threat-scan --
 //! experiments/cloudict/liuzi-vs-cloudict-d4-deepzone.jsonl --engine liuzi --games 13`

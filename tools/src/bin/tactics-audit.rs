@@ -79,7 +79,7 @@ struct Args {
     /// Auditing games: a defending pair counts only when the opponent, after it, has no win
     /// that starts with a single threat either (the pair check's test); pairs that lose to one
     /// are passed over for the next. Without it a `failed-defence` may name a pair that only
-    /// delays the loss (docs/README-strength.md 41)
+    /// delays the loss (docs/tactics.md, defences)
     #[arg(long, conflicts_with = "position")]
     defence_single_threats: bool,
     /// With `--defence-single-threats`: solver stones each pair's single-threat search may place

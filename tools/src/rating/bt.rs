@@ -10,7 +10,7 @@
 //! rating minus the reference (the mean of all ratings, or the anchor engine).
 
 use super::games::GameSet;
-use crate::mm;
+use crate::bt_train::mm;
 use crate::stats::elo::Z95;
 use std::collections::BTreeMap;
 
@@ -117,9 +117,9 @@ fn check_connected(set: &GameSet) -> Result<(), String> {
     }
 }
 
-/// The MM fit through the shared MM core (`crate::mm`, Hunter 2004 / Coulom 2007): every engine
-/// is a one-member team in a single feature group (engines are never teammates, so the whole
-/// group is updated at once); a game is a two-team competition, a draw half a win each way.
+/// The MM fit through the shared MM core (`crate::bt_train::mm`, Hunter 2004 / Coulom 2007):
+/// every engine is a one-member team in a single feature group (engines are never teammates, so
+/// the whole group is updated at once); a game is a two-team competition, a draw half a win each way.
 /// Games with the same winner and loser are merged into one competition of summed weight,
 /// which leaves the likelihood unchanged and keeps the problem at most n^2 competitions.
 fn fit_gammas(set: &GameSet, prior_games: f64) -> Result<Vec<f64>, String> {

@@ -30,7 +30,10 @@ const FALLBACK_TREE_EDGES: usize = 1 << 23;
 /// and half of what a process limit leaves.
 pub fn auto_tree_edges() -> usize {
     let machine = physical_memory().map(|total| total / AUTO_TREE_SHARE_DEN);
-    let limited = process_limits().iter().map(|l| l.free_bytes / 2).min();
+    let limited = process_limits(physical_memory())
+        .iter()
+        .map(|l| l.free_bytes / 2)
+        .min();
     let bytes = match (machine, limited) {
         (Some(m), Some(l)) => m.min(l),
         (one, other) => match one.or(other) {
@@ -53,7 +56,7 @@ pub fn physical_memory() -> Option<u64> {
 /// An error naming `key` when `bytes` exceed half of the machine's memory (or, where the
 /// memory cannot be read, 64 GiB) or what a limit on this process leaves.
 pub fn check_memory(key: &str, value: impl Display, bytes: u64) -> Result<(), String> {
-    check_within(key, value, bytes, process_limits())
+    check_within(key, value, bytes, process_limits(physical_memory()))
 }
 
 fn check_within(

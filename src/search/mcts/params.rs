@@ -1,14 +1,19 @@
-//! The `[search]` section: the MCTS settings, and the threat solver's, which alpha-beta shares.
+//! The MCTS's settings: the `[search]` section of the configuration, the solver's `solver*` keys
+//! among them ([`SolverParams`], shared with alpha-beta).
 //!
 //! One path per setting: each field is the TOML key of the same name, its one default is the
 //! value in `engine-config/default.toml` (embedded in the binary), and [`SearchParams::validate`]
-//! checks its range with an error that names the key.
+//! checks its range with an error that names the key. `config` reads the file, calls
+//! `validate` once and hands the settings over.
 
-use super::memory::{auto_tree_edges, check_memory, EDGE_BYTES, MAX_TREE_EDGES};
+use crate::search::common::{
+    auto_tree_edges, check_memory, shipped_section, PlayoutPolicy, SolverParams, EDGE_BYTES,
+    MAX_TREE_EDGES,
+};
 use serde::{Deserialize, Serialize};
 
-/// How the search treats the two orders {a,b} / {b,a} of one turn's stones (design.md A2, "One
-/// stone per tree ply").
+/// How the search treats the two orders {a,b} / {b,a} of one turn's stones (docs/search.md,
+/// expansion: one stone per tree ply).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum PairOrder {
@@ -32,24 +37,14 @@ pub enum OpeningNear {
     /// Black's choices near Black's own stones, White's near any stone: the side with the
     /// initiative builds on its shape, the other answers it. Tried because `own` raised
     /// Black's score against Cloudict and lowered White's; it did worse on both sides
-    /// (docs/README-strength.md, 16).
+    /// (docs/results.md, ablations).
     #[serde(rename = "black-own")]
     BlackOwn,
     /// Black's choices near Black's own stones, White's anywhere: only the side with the
     /// initiative is bound, in its own turns and in its opponent's trees alike. Over Black's
     /// first two free turns it measured level against Cloudict and no better in self-play
-    /// (docs/README-strength.md, 29).
+    /// (docs/results.md, ablations).
     Black,
-}
-
-/// How a playout draws a stone once the hard rules (complete a six, block a six) are silent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum PlayoutPolicy {
-    /// Roulette wheel by the position's playout weights (the Bradley-Terry gammas).
-    Gammas,
-    /// Every empty cell alike: the plain-UCT baseline of the design's key ablation.
-    Uniform,
 }
 
 /// The `[search]` keys of the MCTS. The comments of `engine-config/default.toml` say what each
@@ -94,8 +89,8 @@ pub struct SearchParams {
     /// Near any stone, or near the mover's own. Re-asked first pairs of the 3-stone openings
     /// against Cloudict kept Black's win 85% of the time within 1 of Black's own stones, 16%
     /// from 3 away; yet keeping the choice near its own stones gained nothing at reach 2
-    /// (docs/README-strength.md, 12), and at reach 1 gained against Cloudict what it lost in
-    /// self-play (section 16), so the default is "stones".
+    /// (docs/results.md, ablations), and at reach 1 gained against Cloudict what it lost in
+    /// self-play, so the default is "stones".
     pub opening_near: OpeningNear,
     /// With a weights file that has a tree-prior section: its priors for the nodes fewer than
     /// this many stones below the search root, the playout gammas deeper (where most
@@ -190,122 +185,14 @@ fn one_thread() -> usize {
     1
 }
 
-/// The threat-space solver's keys of `[search]` (the MCTS uses all; alpha-beta all but the pair
-/// defence).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SolverParams {
-    /// Use the solver at all (off: the search without it, for comparison matches).
-    pub solver: bool,
-    /// Node limit of the root's VCDT solves (ours, and the opponent's after a pass).
-    pub solver_root_nodes: u64,
-    /// Node limit of each verification of a defence-zone cell at the root.
-    pub solver_verify_nodes: u64,
-    /// Node limit of the solve when a tree node is expanded; 0 = no solves in the tree.
-    pub solver_tree_nodes: u64,
-    /// Tree nodes at most this many stones below the root are solved at expansion.
-    pub solver_tree_plies: u32,
-    /// At a turn's first stone under an opponent VCDT, keep the root to first stones that have
-    /// a defending second stone (MCTS only).
-    pub solver_pair_defence: bool,
-    /// Share of a stone's time for the pair defence's checks at a turn's first stone; the
-    /// verifications at its second stone get half of it.
-    pub solver_pair_share: f32,
-    /// The pair defence by proof zones (`tactics::pair_defence`): every proof found refutes the
-    /// pairs that miss its zone, and undecided pairs are tried again with more nodes; false: one
-    /// first stone at a time, each partner verified once (`tactics::partner`).
-    pub solver_pair_zones: bool,
-    /// MCTS: at a tree node (within `solver_tree_plies`) where the opponent has a VCDT if the
-    /// side to move passed, the children are the stones of the defence zone (and losses proven
-    /// among them back up).
-    pub solver_tree_defence: bool,
-    /// MCTS: a turn-start node within `solver_tree_plies` is solved again, once, with this node
-    /// limit when its visits reach `solver_deep_visits` (the expansion's solve is small; nodes
-    /// the search keeps returning to earn a deeper look); with `solver_tree_defence`, a node
-    /// with free children also has its defence zone looked for again, and its children narrowed
-    /// to it; 0 = never.
-    pub solver_deep_nodes: u64,
-    pub solver_deep_visits: u32,
-    /// MCTS: the pair defence in the tree. A turn-start node within `solver_tree_plies` whose
-    /// children are a forced set (with `solver_tree_defence`, a defence zone: the player who
-    /// just moved has a VCDT if the side to move passed) is asked once, when its visits reach
-    /// `solver_tree_pair_visits`, whether any pair of the side to move breaks it (the pair
-    /// defence by proof zones, `tactics::pair_defence`), within this many solver stones.
-    /// When none does, the node is proven lost for the side to move, so a quiet turn that
-    /// leaves no defence is proven rather than sampled (ours: a quiet win; the opponent's: the
-    /// pair before it lost). 0 = never.
-    pub solver_tree_pair_nodes: u64,
-    pub solver_tree_pair_visits: u32,
-    /// MCTS: solver stones that all the tree's pair defences of one run of the workers may
-    /// spend together (each within `solver_tree_pair_nodes`; threads starting one at once may
-    /// pass it by a budget each; a stone's search, its extension and its resumption after the
-    /// pair check each count afresh); past it no more are started, so tactical positions with
-    /// many hot defence nodes keep most of the stone's time for the search. 0 = no limit.
-    pub solver_tree_pair_search_nodes: u64,
-    /// MCTS: share of a stone's time kept, after the search, for checking the pair it would
-    /// play against the opponent's wins that start with a single threat (and its VCDT, with a
-    /// larger limit than the tree's); a pair proven lost is marked and the next best checked.
-    /// Time left over goes back to the search. 0 = no check.
-    pub solver_pair_check_share: f32,
-    /// Both searches: share of a stone's time the root may spend, after finding no VCDT of its
-    /// own, looking for its own win that starts with a single threat (then played at once).
-    /// 0 = no look.
-    pub solver_single_threat_share: f32,
-    /// Both searches: share of a stone's time the root may spend, after that, looking in threat
-    /// space for a quiet win of its own (a turn after which no pair of the opponent's stops the
-    /// VCDT that follows; `tactics::find_quiet_turn`), played at once. 0 = no look.
-    pub solver_quiet_turn_share: f32,
-    /// MCTS: with the pair check on, this many of the most visited turns are checked for a
-    /// quiet win (no threat, yet no pair of the opponent's breaks the VCDT that follows): ours at
-    /// the root (one found is played), and the opponent's replies below each pair checked (one
-    /// found proves the pair lost). 0 = none.
-    pub solver_quiet_win_pairs: u32,
-    /// MCTS, within the pair check's time: the pair to be played is also checked for a quiet
-    /// win of the opponent's found in threat space (`tactics::find_quiet_turn`); one found
-    /// proves the pair lost.
-    pub solver_pair_check_quiet: bool,
-    /// With `solver_pair_check_quiet`: only while the search's value of the pair to be played
-    /// (its first stone's mean, for us) is below this: when the opponent has the initiative.
-    /// 1 = always.
-    pub solver_pair_check_quiet_below: f32,
-    /// Every solve: a free stone of the attacker (its first stone alone made two threats) may go
-    /// up to this many cells along a line from its stones, besides windows holding 2 of them
-    /// (0: windows only, the narrower model).
-    pub solver_free_reach: u8,
-}
-
 impl Default for SearchParams {
     /// The shipped defaults (`engine-config/default.toml`), one thread, seed 0.
     fn default() -> Self {
-        super::EngineConfig::builtin().search
-    }
-}
-
-impl Default for SolverParams {
-    /// The shipped defaults (`engine-config/default.toml`).
-    fn default() -> Self {
-        SearchParams::default().tactics
+        shipped_section("search")
     }
 }
 
 impl SearchParams {
-    /// The `[search]` section of `config` with the engine-wide threads and seed, checked. Seed 0
-    /// means a fresh seed every run.
-    pub fn from_config(config: &super::EngineConfig) -> Result<SearchParams, String> {
-        let seed = match config.engine.seed {
-            0 => std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(1, |d| d.as_nanos() as u64),
-            n => n,
-        };
-        let params = SearchParams {
-            threads: config.thread_count(),
-            seed,
-            ..config.search.clone()
-        };
-        params.validate()?;
-        Ok(params)
-    }
-
     /// The playout limit per stone, `None` when time decides.
     pub fn playout_limit(&self) -> Option<u64> {
         (self.playouts > 0).then_some(self.playouts)
@@ -376,12 +263,6 @@ impl SearchParams {
                 self.prior_visits
             ));
         }
-        if self.threads == 0 || self.threads > 256 {
-            return Err(format!(
-                "engine.threads must be in 0..=256 (0 = one per core), not {}",
-                self.threads
-            ));
-        }
         if self.verify_depth > 12 {
             return Err(format!(
                 "search.verify_depth must be in 0..=12 (stones), not {}",
@@ -431,76 +312,10 @@ impl SearchParams {
     }
 }
 
-impl SolverParams {
-    /// Checks ranges; the error names the key.
-    pub fn validate(&self) -> Result<(), String> {
-        if !(0.0..=1.0).contains(&self.solver_pair_share) {
-            return Err(format!(
-                "search.solver_pair_share must be in 0..=1, not {}",
-                self.solver_pair_share
-            ));
-        }
-        if !(0.0..=0.9).contains(&self.solver_pair_check_share) {
-            return Err(format!(
-                "search.solver_pair_check_share must be in 0..=0.9, not {}",
-                self.solver_pair_check_share
-            ));
-        }
-        if !(0.0..=1.0).contains(&self.solver_pair_check_quiet_below) {
-            return Err(format!(
-                "search.solver_pair_check_quiet_below must be in 0..=1, not {}",
-                self.solver_pair_check_quiet_below
-            ));
-        }
-        if !(0.0..=0.9).contains(&self.solver_single_threat_share) {
-            return Err(format!(
-                "search.solver_single_threat_share must be in 0..=0.9, not {}",
-                self.solver_single_threat_share
-            ));
-        }
-        if !(0.0..=0.9).contains(&self.solver_quiet_turn_share) {
-            return Err(format!(
-                "search.solver_quiet_turn_share must be in 0..=0.9, not {}",
-                self.solver_quiet_turn_share
-            ));
-        }
-        if self.solver_quiet_win_pairs > 1000 {
-            return Err(format!(
-                "search.solver_quiet_win_pairs must be <= 1000, not {}",
-                self.solver_quiet_win_pairs
-            ));
-        }
-        if self.solver_tree_pair_visits == 0 {
-            return Err("search.solver_tree_pair_visits must be >= 1, not 0".into());
-        }
-        if self.solver_deep_visits == 0 {
-            return Err("search.solver_deep_visits must be >= 1, not 0".into());
-        }
-        if self.solver_free_reach > 5 {
-            return Err(format!(
-                "search.solver_free_reach must be <= 5 (a window's reach), not {}",
-                self.solver_free_reach
-            ));
-        }
-        if self.solver_tree_plies > 64 {
-            return Err(format!(
-                "search.solver_tree_plies must be <= 64, not {}",
-                self.solver_tree_plies
-            ));
-        }
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::EngineConfig;
-    use std::path::Path;
-
-    fn parse(text: &str) -> Result<EngineConfig, String> {
-        EngineConfig::from_toml(text, "my.toml", Path::new(".")).map_err(|e| e.to_string())
-    }
+    use crate::search::common::physical_memory;
 
     #[test]
     fn defaults_come_from_the_shipped_file_and_are_valid() {
@@ -514,87 +329,8 @@ mod tests {
         assert_eq!(p.pair_order, PairOrder::Canonical);
         assert_eq!(p.playout_policy, PlayoutPolicy::Gammas);
         assert!(p.tactics.solver);
+        assert_eq!(p.tactics, SolverParams::default());
         assert_eq!(p.playout_limit(), None);
-    }
-
-    #[test]
-    fn engine_threads_and_seed_fill_the_runtime_fields() {
-        let mut config = EngineConfig::builtin();
-        config.engine.threads = 3;
-        config.engine.seed = 42;
-        let p = SearchParams::from_config(&config).unwrap();
-        assert_eq!((p.threads, p.seed), (3, 42));
-        assert_eq!(
-            SearchParams {
-                threads: 1,
-                seed: 0,
-                ..p
-            },
-            SearchParams::default()
-        );
-    }
-
-    #[test]
-    fn errors_name_the_file_and_the_key() {
-        let cases = [
-            ("[search]\nexploration = -1.0\n", "search.exploration"),
-            ("[search]\nprior_weight = nan\n", "search.prior_weight"),
-            ("[search]\nprior_visits = 0\n", "search.prior_visits"),
-            ("[search]\nvalue_mix = 1.5\n", "search.value_mix"),
-            ("[search]\nverify_margin = -0.1\n", "search.verify_margin"),
-            (
-                "[search]\nsolver_pair_share = 2.0\n",
-                "search.solver_pair_share",
-            ),
-            (
-                "[search]\nsolver_free_reach = 6\n",
-                "search.solver_free_reach",
-            ),
-            ("[search]\nexpand_visits = 0\n", "search.expand_visits"),
-            (
-                "[search]\neval_prior_weight = -1.0\n",
-                "search.eval_prior_weight",
-            ),
-            (
-                "[search]\neval_prior_plies = 65\n",
-                "search.eval_prior_plies",
-            ),
-            (
-                "[search]\neval_prior_plies = 2\neval_prior_candidates = 0\n",
-                "search.eval_prior_candidates",
-            ),
-            ("[search]\nmax_nodes = 10\n", "search.max_nodes"),
-            ("[search]\npair_order = \"sideways\"\n", "pair_order"),
-            ("[search]\nplayout_policy = \"random\"\n", "playout_policy"),
-            ("[engine]\nthreads = 300\n", "engine.threads"),
-            ("[alphabeta]\nwidth = 0\n", "alphabeta.width"),
-            ("[alphabeta]\nmax_depth = 99\n", "alphabeta.max_depth"),
-        ];
-        for (text, key) in cases {
-            let err = parse(text).unwrap_err();
-            assert!(
-                err.starts_with("my.toml: ") && err.contains(key),
-                "{text:?}: {err}"
-            );
-        }
-        let ok = parse("[search]\npair_order = \"both\"\nplayout_policy = \"uniform\"\n").unwrap();
-        assert_eq!(ok.search.pair_order, PairOrder::Both);
-        assert_eq!(ok.search.playout_policy, PlayoutPolicy::Uniform);
-    }
-
-    #[test]
-    fn sizes_beyond_the_machine_memory_name_the_key() {
-        // The values that aborted the process (a 48 GiB tree, a 64 GiB table).
-        let total = crate::config::physical_memory().unwrap_or(128 << 30);
-        if total >= 128 << 30 {
-            eprintln!("skipped: this machine has room for 64 GiB");
-            return;
-        }
-        let err = parse("[search]\nmax_nodes = 2147483647\n").unwrap_err();
-        assert!(err.contains("search.max_nodes = 2147483647"), "{err}");
-        assert!(err.contains("memory"), "{err}");
-        let err = parse("[alphabeta]\nhash_mb = 65536\n").unwrap_err();
-        assert!(err.contains("alphabeta.hash_mb = 65536"), "{err}");
     }
 
     #[test]
@@ -604,14 +340,17 @@ mod tests {
         assert_eq!(p.max_nodes, 0);
         let edges = p.tree_edges() as u64;
         assert!((1024..=MAX_TREE_EDGES as u64).contains(&edges), "{edges}");
-        match crate::config::physical_memory() {
+        match physical_memory() {
             Some(total) if total / 4 / EDGE_BYTES <= MAX_TREE_EDGES as u64 => {
                 assert_eq!(edges, total / 4 / EDGE_BYTES)
             }
             Some(_) => assert_eq!(edges, MAX_TREE_EDGES as u64),
             None => assert_eq!(edges, 1 << 23),
         }
-        let fixed = parse("[search]\nmax_nodes = 4096\n").unwrap().search;
+        let fixed = SearchParams {
+            max_nodes: 4096,
+            ..SearchParams::default()
+        };
         assert_eq!(fixed.tree_edges(), 4096);
     }
 

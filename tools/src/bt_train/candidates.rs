@@ -2,7 +2,7 @@
 //! ours+NAME`), before any of them is built into the engine's incremental boards. Each is
 //! computed here from scratch, for the trainer only.
 
-use crate::extract::FeatureSet;
+use super::feature_set::FeatureSet;
 use liuzi::policy::features::cross_value;
 use liuzi::policy::{FeatureBoard, TurnContext};
 use liuzi::rules::{Board, Point};

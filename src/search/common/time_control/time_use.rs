@@ -1,8 +1,8 @@
-//! How a game's stones used their time (issue 17: "use the clock"): stones and turns that were
+//! How a game's stones used their time (docs/time-control.md): stones and turns that were
 //! searched against those decided without a search (forced, proven), and the share of the
 //! budget the searched ones spent. Logged once a game, so that a match's engine logs show it.
 
-use super::outcome::Decision;
+use crate::search::common::Decision;
 use std::fmt;
 use std::time::Duration;
 

@@ -1,8 +1,9 @@
-//! The `[alphabeta]` section (`engine.search = "alphabeta"`). As for `[search]`: each field is
-//! the TOML key of the same name, its one default is in `engine-config/default.toml`, and
-//! [`AlphaBetaParams::validate`] names the key of a value out of range.
+//! Alpha-beta's settings: the `[alphabeta]` section (`engine.search = "alphabeta"`). As for
+//! `[search]`: each field is the TOML key of the same name, its one default is in
+//! `engine-config/default.toml`, and [`AlphaBetaParams::validate`] names the key of a value out
+//! of range.
 
-use super::memory::check_memory;
+use crate::search::common::{check_memory, shipped_section};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -24,7 +25,7 @@ pub struct AlphaBetaParams {
 impl Default for AlphaBetaParams {
     /// The shipped defaults (`engine-config/default.toml`).
     fn default() -> Self {
-        super::EngineConfig::builtin().alphabeta
+        shipped_section("alphabeta")
     }
 }
 

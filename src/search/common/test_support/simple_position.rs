@@ -1,8 +1,10 @@
 //! A self-contained [`SearchPosition`]: uniform playout weights over the empty cells within
 //! distance 2 of a stone, and exact six-threat bookkeeping over every 6-cell window.
 //!
-//! It is the fallback when no gammas are loaded and the reference the tests use. All of its
-//! state is incremental and checked against a from-scratch recomputation in the tests.
+//! Built for tests only: the searches' tests run on it, since its knowledge is small enough to
+//! reason about. (The engine's fallback without trained gammas is the policy board with the
+//! proximity gammas, `search::common::proximity_gammas`.) All of its state is incremental and
+//! checked against a from-scratch recomputation in its tests.
 
 use crate::rules::{Board, Color, Point, Stage, DIRECTIONS, WIN_LENGTH};
 use crate::search::common::{PositionFactory, SearchPosition, SearchRng};

@@ -11,11 +11,12 @@ pub struct Limit {
 }
 
 /// The limits that apply to this process (possibly none).
-pub fn process_limits() -> Vec<Limit> {
+/// `physical`: the machine's memory in bytes, if known (a cgroup limit at or above it is none).
+pub fn process_limits(physical: Option<u64>) -> Vec<Limit> {
     let mut limits = Vec::new();
     limits.extend(rlimit::address_space());
     limits.extend(rlimit::data_segment());
-    limits.extend(cgroup::memory_limit());
+    limits.extend(cgroup::memory_limit(physical));
     limits
 }
 
@@ -105,14 +106,14 @@ mod cgroup {
 
     const ROOT: &str = "/sys/fs/cgroup";
 
-    pub fn memory_limit() -> Option<Limit> {
+    pub fn memory_limit(physical: Option<u64>) -> Option<Limit> {
         if cfg!(not(target_os = "linux")) {
             return None;
         }
         let groups = std::fs::read_to_string("/proc/self/cgroup").ok()?;
         let limit = group_limit(&groups, read_limit)?;
         // A limit the machine cannot reach (v1 writes "no limit" as a huge number) is none.
-        let physical = crate::config::physical_memory().unwrap_or(u64::MAX);
+        let physical = physical.unwrap_or(u64::MAX);
         (limit < physical).then(|| Limit {
             free_bytes: limit / 2,
             what: format!("half of this cgroup's memory limit of {}", gib(limit)),

@@ -5,7 +5,7 @@
 //! to move). Directions keep their own gammas (horizontal, vertical and the two diagonals are
 //! separate regions), as in the paper.
 
-use crate::extract::FeatureSet;
+use super::feature_set::FeatureSet;
 use liuzi::policy::lines::{line_code, line_values};
 use liuzi::policy::{FeatureBoard, TurnContext};
 

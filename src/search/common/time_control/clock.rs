@@ -7,13 +7,13 @@
 //! time the second stone's turn is planned afresh from the clock, so it gets a whole turn and a
 //! turn may take 1 + `first_stone_share` planned turns; the plan counts the turns of both
 //! sides, max(turn_horizon − turn, min_turns_left), so the two roughly cancel (measured as a
-//! whole: docs/README-strength.md section 26). A lag margin is kept back from every
+//! whole: docs/time-control.md). A lag margin is kept back from every
 //! deadline so the controller's clock, which also counts pipe and process delays, never
 //! runs out; it scales with the time at stake (never more than a tenth of a turn), so short
 //! budgets keep most of their time. No turn plans more than `max_turn_time`, however large
 //! the clock (a 30-year main time must not give a 30-year search).
 
-use super::StoneBudget;
+use super::Limits;
 use crate::rules::{Board, Color, Stage};
 use std::time::Duration;
 
@@ -117,21 +117,6 @@ impl Default for TimePolicy {
     }
 }
 
-impl TimePolicy {
-    /// The `[time]` keys of `config`.
-    pub fn from_config(config: &crate::config::EngineConfig) -> TimePolicy {
-        let t = &config.time;
-        TimePolicy {
-            lag: Duration::from_secs_f64(t.lag_margin_seconds),
-            turn_horizon: t.turn_horizon,
-            min_turns_left: t.min_turns_left,
-            first_stone_share: t.first_stone_share,
-            unsettled_extension: t.unsettled_extension,
-            ..TimePolicy::default()
-        }
-    }
-}
-
 #[derive(Clone, Debug, Default)]
 pub struct Clock {
     /// `None` until the controller sends time_settings: then config decides.
@@ -208,7 +193,7 @@ impl Clock {
     }
 
     /// Budget for the next stone of the side to move.
-    pub fn stone_budget(&self, board: &Board) -> StoneBudget {
+    pub fn stone_budget(&self, board: &Board) -> Limits {
         let share = self.share(board);
         let first_of_pair = board.stage() == Stage::First && board.stone_count() > 0;
         let (time, banked, extension) = match self.limited() {
@@ -228,10 +213,10 @@ impl Clock {
                 None => (self.default_stone_time, false, None),
             },
         };
-        StoneBudget {
+        Limits {
             banked: banked && time.is_some(),
             extension,
-            ..StoneBudget::with_time(time.map(|t| t.max(self.policy.min_stone_time)))
+            ..Limits::with_time(time.map(|t| t.max(self.policy.min_stone_time)))
         }
     }
 
@@ -355,12 +340,6 @@ mod tests {
             byo_yomi_stones: stones,
         });
         c
-    }
-
-    #[test]
-    fn policy_from_the_built_in_config_is_the_default() {
-        let config = crate::config::EngineConfig::builtin();
-        assert_eq!(TimePolicy::from_config(&config), TimePolicy::default());
     }
 
     #[test]

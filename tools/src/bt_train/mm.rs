@@ -1,6 +1,6 @@
 //! Minorization-Maximization for the generalized Bradley-Terry model (Hunter 2004; Coulom 2007;
-//! design.md A1), independent of Connect6: the trainer fits move features with it, the rating tool
-//! fits players.
+//! docs/patterns.md, MM training), independent of Connect6: the trainer fits move features with it,
+//! the rating tool fits players.
 //!
 //! A *problem* is a set of features split into groups and a list of *competitions*. Each
 //! competition has participant teams (sets of features, at most one per group, with a multiplicity:

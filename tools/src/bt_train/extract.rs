@@ -3,9 +3,10 @@
 //! value per group of the spec. Identical teams within a position collapse into one entry with a
 //! multiplicity, which keeps ~330 candidates a position down to about a hundred entries.
 
-use crate::mm::Problem;
+use super::feature_set::{Combined, FeatureSet};
+use super::mm::Problem;
 use indicatif::ProgressBar;
-use liuzi::policy::{FeatureBoard, FeatureSpec, TurnContext};
+use liuzi::policy::{FeatureBoard, FeatureSpec};
 use liuzi::records::GameRecord;
 use liuzi::rules::Board;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -34,61 +35,6 @@ pub struct TrainGame {
 pub fn empty_problem(spec: &FeatureSpec) -> Problem {
     let sizes: Vec<usize> = spec.groups().iter().map(|g| g.size()).collect();
     Problem::new(&sizes)
-}
-
-/// What the trainer fits: feature groups (sizes) and every candidate's value in each.
-/// The engine's groups ([`FeatureSpec`]) are one such set; the paper's raw line patterns
-/// ([`crate::line_patterns`]) and combinations of both are others, for experiments.
-pub trait FeatureSet: Sync {
-    /// A one-line description for reports, e.g. the spec id.
-    fn id(&self) -> String;
-    /// Size of each group, in order.
-    fn sizes(&self) -> Vec<usize>;
-    /// Writes the value of each group for the empty `cell` into `out` (one slot per group).
-    fn team(&self, fb: &FeatureBoard, ctx: &TurnContext, cell: usize, out: &mut [u32]);
-}
-
-impl FeatureSet for FeatureSpec {
-    fn id(&self) -> String {
-        FeatureSpec::id(self)
-    }
-
-    fn sizes(&self) -> Vec<usize> {
-        self.groups().iter().map(|g| g.size()).collect()
-    }
-
-    fn team(&self, fb: &FeatureBoard, ctx: &TurnContext, cell: usize, out: &mut [u32]) {
-        let team = fb.team(cell, ctx);
-        for (slot, g) in out.iter_mut().zip(self.groups()) {
-            *slot = team[g.index()] as u32;
-        }
-    }
-}
-
-/// Several feature sets side by side: their groups concatenated.
-pub struct Combined(pub Vec<Box<dyn FeatureSet>>);
-
-impl FeatureSet for Combined {
-    fn id(&self) -> String {
-        self.0
-            .iter()
-            .map(|f| f.id())
-            .collect::<Vec<_>>()
-            .join(" + ")
-    }
-
-    fn sizes(&self) -> Vec<usize> {
-        self.0.iter().flat_map(|f| f.sizes()).collect()
-    }
-
-    fn team(&self, fb: &FeatureBoard, ctx: &TurnContext, cell: usize, out: &mut [u32]) {
-        let mut at = 0;
-        for f in &self.0 {
-            let n = f.sizes().len();
-            f.team(fb, ctx, cell, &mut out[at..at + n]);
-            at += n;
-        }
-    }
 }
 
 /// Packs one value per group into a `u128` (sorting and hashing teams as integers is several
@@ -284,12 +230,12 @@ pub fn flat_gammas(gammas: &liuzi::policy::Gammas) -> Vec<f64> {
         .collect()
 }
 
-/// The trainer's view of a tree-prior section (issue #15): its groups, then its four line
-/// patterns, each computed as the engine's [`liuzi::policy::TreeModel`] does.
+/// The trainer's view of a tree-prior section (docs/patterns.md, gammas): its groups, then its four
+/// line patterns, each computed as the engine's [`liuzi::policy::TreeModel`] does.
 pub fn tree_features(tree: &liuzi::policy::TreeModel) -> Combined {
     Combined(vec![
         Box::new(tree.spec().clone()),
-        Box::new(crate::line_patterns::LinePatterns {
+        Box::new(super::line_patterns::LinePatterns {
             lengths: [tree.line_length(); 4],
         }),
     ])

@@ -1,7 +1,7 @@
 //! What may stop one stone's search: the single limits type of both searches and of the engine
 //! (which fills in the time from its clock).
 
-use super::outcome::ChildAnalysis;
+use crate::search::common::ChildAnalysis;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
