@@ -7,6 +7,7 @@ pub mod extract;
 pub mod line_patterns;
 pub mod match_runner;
 pub mod mm;
+pub mod progress;
 pub mod rating;
 pub mod report;
 pub mod stats;
