@@ -5,6 +5,7 @@
 pub mod bt_train;
 pub mod eval_train;
 pub mod match_runner;
+pub mod progress;
 pub mod rating;
 pub mod report;
 pub mod stats;

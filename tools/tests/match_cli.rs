@@ -303,6 +303,121 @@ fn sprt_stops_a_decided_match() {
 }
 
 #[test]
+fn sprt_starts_no_game_after_the_decision() {
+    use liuzi_tools::match_runner::report::Tally;
+    use liuzi_tools::match_runner::results::GameLine;
+    use liuzi_tools::stats::{EloModel, SprtConfig, SprtDecision};
+    // The loser plays an illegal stone at once, so games take milliseconds: a worker that took
+    // its next game before the collector counted the last one would run far past the decision.
+    let concurrency = 3;
+    let dir = tempfile::tempdir().unwrap();
+    let good = engine("good", "--seed 1");
+    let bad = engine("bad", "--behaviour illegal --after 0");
+    let out = run(
+        dir.path(),
+        &[
+            "--engine",
+            &good,
+            "--engine",
+            &bad,
+            "--games",
+            "400",
+            "--size",
+            "9",
+            "--concurrency",
+            &concurrency.to_string(),
+            "--sprt",
+            "elo0=0,elo1=100",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("H1 accepted"),
+        "{}",
+        text(&out.stdout)
+    );
+    // Replay the results file in the order the games were recorded.
+    let config = SprtConfig {
+        elo0: 0.0,
+        elo1: 100.0,
+        alpha: 0.05,
+        beta: 0.05,
+        model: EloModel::Logistic,
+    };
+    let lines: Vec<GameLine> = results(dir.path(), "match-results.jsonl")
+        .into_iter()
+        .map(|v| serde_json::from_value(v).unwrap())
+        .collect();
+    let mut tally = Tally::new(vec!["good".into(), "bad".into()], &[(0, 1)]);
+    let decided_at = lines
+        .iter()
+        .position(|line| {
+            tally.add(line);
+            tally.sprt(&config).unwrap().decision != SprtDecision::Continue
+        })
+        .expect("the test decides");
+    let after = lines.len() - (decided_at + 1);
+    assert!(
+        after <= concurrency,
+        "{after} games recorded after the decision at game {}",
+        decided_at + 1
+    );
+}
+
+#[test]
+fn progress_has_an_eta_on_a_terminal_and_plain_lines_elsewhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = engine("alpha", "--seed 1");
+    let b = engine("beta", "--seed 2");
+    let args = |results: &str| {
+        [
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--games",
+            "4",
+            "--size",
+            "9",
+            "--results",
+            results,
+        ]
+        .map(String::from)
+    };
+    // Stderr a pipe: one plain line per game, nothing drawn.
+    let plain = run(
+        dir.path(),
+        &args("plain.jsonl").each_ref().map(String::as_str),
+    );
+    assert!(plain.status.success(), "{}", text(&plain.stderr));
+    let log = text(&plain.stderr);
+    assert!(log.lines().any(|l| l.starts_with("[4/4 games")), "{log}");
+    assert!(
+        !log.contains('\x1b') && !log.contains('\r') && !log.contains("ETA"),
+        "{log}"
+    );
+    // A terminal: `script` (util-linux) runs the match on a pseudo-terminal.
+    let mut command = vec![MATCH.to_string()];
+    command.extend(args("tty.jsonl"));
+    let Ok(tty) = Command::new("script")
+        .args(["-qec", &shell_words::join(&command), "/dev/null"])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .output()
+    else {
+        eprintln!("no `script` command: the terminal half of this test is skipped");
+        return;
+    };
+    assert!(tty.status.success(), "{}", text(&tty.stdout));
+    let screen = text(&tty.stdout);
+    assert!(
+        screen.contains("ETA") && screen.contains("games"),
+        "{screen}"
+    );
+    assert_eq!(results(dir.path(), "tty.jsonl").len(), 4);
+}
+
+#[test]
 fn gauntlet_and_round_robin_schedule_every_pairing() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("engines.toml");

@@ -161,6 +161,24 @@ fn crash_loses() {
 }
 
 #[test]
+fn a_crash_is_a_crash_while_a_grandchild_holds_the_output() {
+    // A wrapper that leaves a process holding the engine's stdout, then becomes the engine,
+    // which exits when asked for its fourth stone: scored at once as a crash, not after the
+    // 20 s turn limit as a loss on time.
+    let engine = format!(
+        "sleep 60 & exec {} --protocol gtp --behaviour crash --after 3",
+        env!("CARGO_BIN_EXE_fake-engine")
+    );
+    let mut wrapped = gtp("a", &[]);
+    wrapped.command = vec!["sh".into(), "-c".into(), engine];
+    let start = Instant::now();
+    let out = play(&wrapped, &gtp("b", &[]), &setup(9));
+    assert_eq!((out.winner, out.reason), (Winner::White, EndReason::Crash));
+    assert!(out.detail.contains("exited with code 3"), "{}", out.detail);
+    assert!(start.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
 fn garbage_output_loses() {
     let out = play(
         &gtp("a", &[]),

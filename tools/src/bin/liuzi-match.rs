@@ -14,8 +14,7 @@ use liuzi_tools::match_runner::runner::{
 };
 use liuzi_tools::match_runner::schedule::{self, Mode};
 use liuzi_tools::match_runner::time_control::TimeControl;
-use liuzi_tools::stats::{SprtConfig, SprtDecision};
-use std::io::IsTerminal;
+use liuzi_tools::stats::{EloModel, SprtConfig, SprtDecision};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -98,8 +97,9 @@ struct Args {
     /// Event name in records and results.
     #[arg(long, default_value = "liuzi-match")]
     event: String,
-    /// Stop when the SPRT decides: "elo0=0,elo1=10[,alpha=0.05,beta=0.05]" (logistic Elo; the
-    /// first engine is the candidate, the second the baseline).
+    /// Stop when the SPRT decides: "elo0=0,elo1=10[,alpha=0.05,beta=0.05][,model=logistic]"
+    /// (model logistic or normalized Elo, as fastchess and fishtest; the first engine is the
+    /// candidate, the second the baseline). See docs/match-statistics.md.
     #[arg(long, value_name = "SPEC")]
     sprt: Option<String>,
     /// Start fresh engine processes for every game (default: reuse them, restart after a fault).
@@ -122,14 +122,20 @@ fn parse_sprt(text: &str) -> Result<SprtConfig, String> {
         elo1: f64::NAN,
         alpha: 0.05,
         beta: 0.05,
+        model: EloModel::Logistic,
     };
     for item in text.split([',', ' ']).filter(|s| !s.is_empty()) {
         let (key, value) = item
             .split_once('=')
             .ok_or_else(|| format!("--sprt: `{item}` is not key=value"))?;
+        if key == "model" {
+            config.model = EloModel::parse(value)
+                .ok_or_else(|| format!("--sprt: model `{value}` is not logistic or normalized"))?;
+            continue;
+        }
         let value: f64 = value
             .parse()
-            .map_err(|_| format!("--sprt: `{value}` is not a number"))?;
+            .map_err(|_| format!("--sprt: {key} `{value}` is not a number"))?;
         match key {
             "elo0" => config.elo0 = value,
             "elo1" => config.elo1 = value,
@@ -137,7 +143,7 @@ fn parse_sprt(text: &str) -> Result<SprtConfig, String> {
             "beta" => config.beta = value,
             _ => {
                 return Err(format!(
-                    "--sprt: unknown key `{key}` (elo0, elo1, alpha, beta)"
+                    "--sprt: unknown key `{key}` (elo0, elo1, alpha, beta, model)"
                 ))
             }
         }
@@ -243,29 +249,49 @@ fn build_plan(args: &Args, cancel: CancelToken) -> Result<MatchPlan, String> {
     Ok(plan)
 }
 
-/// The live progress line: rewritten in place on a terminal, one line per game otherwise.
+/// The live progress: on a terminal a bar over the scheduled games with an ETA under the
+/// progress line; elsewhere one plain line per finished game (parseable logs).
 struct Progress {
-    terminal: bool,
+    bar: indicatif::ProgressBar,
     total: usize,
     sprt: Option<SprtConfig>,
-    shown: bool,
+    /// Games finished before this run (a resume): not part of the ETA's rate.
+    resumed: Option<u64>,
 }
 
 impl Progress {
-    fn show(&mut self, tally: &Tally, running: usize) {
-        let line = tally.progress_line(self.total, running, self.sprt.as_ref());
-        if self.terminal {
-            eprint!("\r\x1b[2K{line}");
-            self.shown = true;
-        } else if tally.games() > 0 {
-            eprintln!("{line}");
+    fn new(total: usize, sprt: Option<SprtConfig>) -> Progress {
+        Progress {
+            bar: liuzi_tools::progress::styled(
+                total as u64,
+                "{msg}\n[{elapsed_precise}] {wide_bar} {pos}/{len} games (ETA {eta})",
+            ),
+            total,
+            sprt,
+            resumed: None,
         }
     }
 
-    fn finish(&mut self) {
-        if self.shown {
-            eprintln!();
+    fn show(&mut self, tally: &Tally, running: usize) {
+        let line = tally.progress_line(self.total, running, self.sprt.as_ref());
+        if self.bar.is_hidden() {
+            if tally.games() > 0 {
+                eprintln!("{line}");
+            }
+            return;
         }
+        if self.resumed.is_none() {
+            self.resumed = Some(tally.games());
+            self.bar.set_position(tally.games());
+            self.bar.reset_eta();
+        }
+        self.bar.set_position(tally.games());
+        self.bar.set_message(line);
+    }
+
+    fn finish(&mut self) {
+        // Leaves the last state (totals, LLR) on the screen.
+        self.bar.finish();
     }
 }
 
@@ -290,7 +316,7 @@ fn run(args: Args) -> Result<ExitCode, String> {
     ctrlc::set_handler(move || handler_token.cancel())
         .map_err(|e| format!("cannot install the Ctrl-C handler: {e}"))?;
     let plan = build_plan(&args, cancel.clone())?;
-    let (results, finished) = ResultsFile::open(&args.results, args.resume)?;
+    let (results, finished) = ResultsFile::open(&args.results, args.resume, plan.schedule.len())?;
     check_finished(&plan, &finished).map_err(|e| format!("{}: {e}", args.results.display()))?;
     if let Some(dir) = &args.sgf_dir {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -320,12 +346,7 @@ fn run(args: Args) -> Result<ExitCode, String> {
             args.results.display()
         );
     }
-    let mut progress = Progress {
-        terminal: std::io::stderr().is_terminal(),
-        total: plan.schedule.len(),
-        sprt: plan.sprt,
-        shown: false,
-    };
+    let mut progress = Progress::new(plan.schedule.len(), plan.sprt);
     let summary = run_match(&plan, &mut outputs, &finished, &mut |t, r| {
         progress.show(t, r)
     });

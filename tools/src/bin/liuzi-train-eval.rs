@@ -349,6 +349,7 @@ fn run(cli: Cli) -> Result<(), String> {
     let mut per_phase = Vec::new();
     let mut overall = ComparisonTally::default();
     let (mut loss_diff, mut right_diff) = (Vec::new(), Vec::new());
+    let progress = liuzi_tools::progress::bar(ranges.len() as u64, "phases");
     for &range in &ranges {
         let phase_train: Vec<_> = train
             .iter()
@@ -374,7 +375,8 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         overall.merge(&tally);
         let validation = tally.scores();
-        eprintln!(
+        progress.inc(1);
+        liuzi_tools::progress::line(&progress, &format!(
             "stones {:>3}..{:<4} train {:>6} val {:>5}  α {:<4} λ {:<4}  accuracy qda {:.4} logistic {:.4}  log-loss qda {:.4} logistic {:.4} prior {:.4}",
             range.0,
             range.1.map_or("inf".to_string(), |e| e.to_string()),
@@ -387,15 +389,15 @@ fn run(cli: Cli) -> Result<(), String> {
             validation.qda.log_loss,
             validation.logistic.log_loss,
             validation.prior.log_loss,
-        );
+        ));
         if let Some(q) = &validation.quadratic_with_rules {
-            eprintln!(
+            liuzi_tools::progress::line(&progress, &format!(
                 "  quadratic logistic: L2 {:e} ({} iterations)  accuracy {:.4}  log-loss {:.4} (with the rules)",
                 fit.quadratic.as_ref().map_or(0.0, |q| q.l2),
                 fit.quadratic.as_ref().map_or(0, |q| q.iterations),
                 q.accuracy,
                 q.log_loss
-            );
+            ));
         }
         per_phase.push(PhaseReport {
             first_stone: range.0,
@@ -417,6 +419,7 @@ fn run(cli: Cli) -> Result<(), String> {
         });
         fits.push(fit);
     }
+    progress.finish_and_clear();
 
     let source = format!(
         "liuzi-train-eval {} on {} ({} training games, seed {}, {} positions a game, validation {}); command: {}",

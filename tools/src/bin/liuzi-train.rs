@@ -4,7 +4,7 @@
 
 use anyhow_like::{fail, Result};
 use clap::{Parser, Subcommand};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use liuzi::policy::lines::line_values;
 use liuzi::policy::{FeatureSpec, Gammas, Group, TreeModel, TREE_LINE_LENGTHS};
 use liuzi_tools::bt_train::candidates::Candidate;
@@ -261,15 +261,7 @@ fn read_games(data: &DataArgs) -> Result<Vec<TrainGame>> {
 }
 
 fn bar(len: usize, what: &str) -> ProgressBar {
-    let bar = ProgressBar::new(len as u64);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{msg:>12} [{elapsed_precise}] {wide_bar} {pos}/{len} ({eta})",
-        )
-        .expect("valid template"),
-    );
-    bar.set_message(what.to_string());
-    bar
+    liuzi_tools::progress::bar(len as u64, what)
 }
 
 fn command_line() -> String {

@@ -162,6 +162,7 @@ fn run(args: Args) -> Result<(), String> {
         radius: args.opening_radius,
         seed: args.seed,
     };
+    let progress = liuzi_tools::progress::bar(u64::from(last.saturating_sub(first)), "iterations");
     for k in first..last {
         let opening = make_openings(&source, args.size, k as usize + 1)?
             .pop()
@@ -180,8 +181,11 @@ fn run(args: Args) -> Result<(), String> {
         let games = match play_iteration(&players, &setup) {
             Ok(games) => games,
             Err(_) if cancel.is_cancelled() => {
-                eprintln!(
-                    "liuzi-tune: interrupted; iteration {k} is not recorded (rerun to resume)"
+                liuzi_tools::progress::line(
+                    &progress,
+                    &format!(
+                        "liuzi-tune: interrupted; iteration {k} is not recorded (rerun to resume)"
+                    ),
                 );
                 break;
             }
@@ -200,9 +204,14 @@ fn run(args: Args) -> Result<(), String> {
             result,
             theta_after: after.clone(),
         })?;
-        eprintln!("iteration {k}: plus {result:+} -> {}", show(&keys, &after));
+        liuzi_tools::progress::line(
+            &progress,
+            &format!("iteration {k}: plus {result:+} -> {}", show(&keys, &after)),
+        );
+        progress.inc(1);
         theta = after;
     }
+    progress.finish_and_clear();
     // The settings reached, as an engine configuration file.
     print!("{}", spec.overrides(&theta));
     Ok(())

@@ -33,6 +33,11 @@ const LINE_OVERHEAD: usize = 64;
 /// How long writing one command line may take before the engine counts as not reading.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// After the engine exits, how long its last lines may take to come through the pipe. Its
+/// output may stay open much longer (a grandchild that inherited it), so the exit itself, not
+/// the end of the output, ends the engine.
+const EXIT_DRAIN: Duration = Duration::from_millis(250);
+
 /// The runtime that drives every engine's pipes: one I/O thread is plenty for a few pipes.
 fn runtime() -> &'static Runtime {
     static RUNTIME: OnceLock<Runtime> = OnceLock::new();
@@ -110,6 +115,12 @@ pub enum WriteError {
     Flood(String),
 }
 
+/// What ended a wait in `read_line`.
+enum Wake {
+    Output(Option<ReaderEvent>),
+    Exited(std::io::Result<ExitStatus>),
+}
+
 enum ReaderEvent {
     Line(String),
     Eof,
@@ -134,6 +145,8 @@ pub struct EngineProcess {
     lines: mpsc::UnboundedReceiver<ReaderEvent>,
     meter: Arc<OutputMeter>,
     closed: Option<String>,
+    /// How the engine process itself ended, once it has (its output may still be open).
+    exited: Option<String>,
     cancel: CancelToken,
     /// The engine's process group id (its pid at start), kept because tokio forgets the pid
     /// once the leader has been reaped, while its children may live on.
@@ -200,6 +213,7 @@ impl EngineProcess {
             lines,
             meter,
             closed: None,
+            exited: None,
             cancel,
             group,
             killed: AtomicBool::new(false),
@@ -261,15 +275,39 @@ impl EngineProcess {
         }
         let cancel = self.cancel.clone();
         let lines = &mut self.lines;
-        let event = runtime().block_on(async {
+        let child = &mut self.child;
+        // Once the engine has exited, only what it wrote before is still to come.
+        let (deadline, watch_exit) = match self.exited {
+            Some(_) => (deadline.min(Instant::now() + EXIT_DRAIN), false),
+            None => (deadline, true),
+        };
+        let woke = runtime().block_on(async {
             tokio::select! {
                 biased;
                 _ = cancel.cancelled() => Err(ReadError::Cancelled),
                 event = tokio::time::timeout_at(deadline.into(), lines.recv()) => {
-                    event.map_err(|_| ReadError::Timeout)
+                    event.map(Wake::Output).map_err(|_| ReadError::Timeout)
                 }
+                status = child.wait(), if watch_exit => Ok(Wake::Exited(status)),
             }
-        })?;
+        });
+        let event = match woke {
+            Ok(Wake::Output(event)) => event,
+            Ok(Wake::Exited(status)) => {
+                self.exited = Some(match status {
+                    Ok(status) => describe_exit(status),
+                    Err(e) => format!("ended ({e})"),
+                });
+                return self.read_line(deadline);
+            }
+            Err(ReadError::Timeout) if self.exited.is_some() => {
+                // Exited, and its output is held open by a process it left behind.
+                let how = self.exited.clone().unwrap_or_default();
+                self.closed = Some(how.clone());
+                return Err(ReadError::Closed(how));
+            }
+            Err(e) => return Err(e),
+        };
         match event {
             Some(ReaderEvent::Line(line)) => {
                 self.meter
@@ -283,9 +321,12 @@ impl EngineProcess {
                     self.kill_group();
                     return Err(ReadError::Flood(flood.clone()));
                 }
-                let how = self
-                    .exit_description(Duration::from_millis(500))
-                    .unwrap_or_else(|| "closed its output".to_string());
+                let how = match &self.exited {
+                    Some(how) => how.clone(),
+                    None => self
+                        .exit_description(Duration::from_millis(500))
+                        .unwrap_or_else(|| "closed its output".to_string()),
+                };
                 self.closed = Some(how.clone());
                 Err(ReadError::Closed(how))
             }
@@ -477,6 +518,36 @@ mod tests {
             Err(ReadError::Closed(how)) => assert_eq!(how, "exited with code 3"),
             other => panic!("expected Closed, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn an_exit_ends_the_engine_while_a_grandchild_holds_its_output() {
+        // The shell answers, leaves `sleep` holding its stdout, and exits: a crash, seen at
+        // once, not a silence that lasts until the deadline.
+        let mut p =
+            EngineProcess::spawn(&sh("echo hello; sleep 30 & exit 3"), CancelToken::default())
+                .unwrap();
+        assert_eq!(p.read_line(soon(5000)).unwrap(), "hello");
+        let start = Instant::now();
+        match p.read_line(soon(5000)) {
+            Err(ReadError::Closed(how)) => assert_eq!(how, "exited with code 3"),
+            other => panic!("expected Closed, got {other:?}"),
+        }
+        assert!(start.elapsed() < Duration::from_secs(2));
+        assert!(matches!(p.read_line(soon(5000)), Err(ReadError::Closed(_))));
+    }
+
+    #[test]
+    fn lines_written_just_before_an_exit_are_read() {
+        let mut p = EngineProcess::spawn(
+            &sh("sleep 30 & printf 'a\\nb\\n'; exit 0"),
+            CancelToken::default(),
+        )
+        .unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(p.read_line(soon(5000)).unwrap(), "a");
+        assert_eq!(p.read_line(soon(5000)).unwrap(), "b");
+        assert!(matches!(p.read_line(soon(5000)), Err(ReadError::Closed(_))));
     }
 
     #[test]

@@ -173,6 +173,7 @@ mod tests {
             started: "2026-03-04T05:06:07Z".into(),
             finished: "2026-03-04T05:06:09Z".into(),
             finished_unix: 0,
+            match_games: None,
         }
     }
 

@@ -233,11 +233,12 @@ impl Tally {
             if let Some(status) = self.sprt(config) {
                 let _ = writeln!(
                     out,
-                    "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} (bounds {:.3}, {:.3}) -> {}",
+                    "SPRT elo0={} elo1={} alpha={} beta={} ({} Elo): LLR {:.3} (bounds {:.3}, {:.3}) -> {}",
                     config.elo0,
                     config.elo1,
                     config.alpha,
                     config.beta,
+                    config.model.name(),
                     status.llr,
                     status.lower,
                     status.upper,
@@ -310,6 +311,7 @@ mod tests {
             started: String::new(),
             finished: String::new(),
             finished_unix: 0,
+            match_games: None,
         }
     }
 

@@ -40,6 +40,66 @@ pub struct GameLine {
     pub finished: String,
     /// Seconds since the Unix epoch at the end of the game (for time-decay weighting).
     pub finished_unix: u64,
+    /// Games the match scheduled when this game was played: its game ids are below it. Lets
+    /// `liuzi-rate` refuse a line that is not part of its match (absent in older files).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub match_games: Option<usize>,
+}
+
+/// Largest results file read (about a quarter of a million long games): a larger one is refused
+/// rather than read into memory.
+pub const MAX_RESULTS_BYTES: u64 = 256 << 20;
+
+/// Refuses what cannot be a results file: anything but a regular file (a FIFO would block the
+/// read forever, `/dev/zero` never ends) and files over [`MAX_RESULTS_BYTES`].
+fn check_regular(metadata: &std::fs::Metadata, path: &Path) -> Result<(), String> {
+    if !metadata.is_file() {
+        return Err(format!(
+            "{}: not a regular file (a results file cannot be a FIFO, device or directory)",
+            path.display()
+        ));
+    }
+    if metadata.len() > MAX_RESULTS_BYTES {
+        return Err(format!(
+            "{}: {} bytes is over the {} MiB a results file may hold",
+            path.display(),
+            metadata.len(),
+            MAX_RESULTS_BYTES >> 20
+        ));
+    }
+    Ok(())
+}
+
+/// Reads an open results file, at most [`MAX_RESULTS_BYTES`] (it may grow while being read).
+fn read_capped(file: &mut File, path: &Path) -> Result<Vec<u8>, String> {
+    check_regular(
+        &file
+            .metadata()
+            .map_err(|e| format!("{}: {e}", path.display()))?,
+        path,
+    )?;
+    let mut bytes = Vec::new();
+    file.take(MAX_RESULTS_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if bytes.len() as u64 > MAX_RESULTS_BYTES {
+        return Err(format!(
+            "{}: over the {} MiB a results file may hold",
+            path.display(),
+            MAX_RESULTS_BYTES >> 20
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Reads a results file for reading only (`liuzi-rate`), refusing what is not a regular file
+/// before opening it (opening a FIFO to read would wait for a writer).
+pub fn read_results_text(path: &Path) -> Result<String, String> {
+    let describe = |e: std::io::Error| format!("{}: {e}", path.display());
+    check_regular(&std::fs::metadata(path).map_err(describe)?, path)?;
+    let mut file = File::open(path).map_err(describe)?;
+    let bytes = read_capped(&mut file, path)?;
+    String::from_utf8(bytes).map_err(|e| format!("{}: not UTF-8: {e}", path.display()))
 }
 
 /// Formats stones as the moves field of a `.games` line (the records module's writer).
@@ -100,14 +160,25 @@ pub struct ResultsFile {
 }
 
 impl ResultsFile {
-    /// Opens `path` for a new match (it must not hold games yet) or, with `resume`, reads the
-    /// games it holds. A torn last line (the runner was killed mid-write) is cut off.
+    /// Opens `path` for a new match of `match_games` games (it must not hold games yet) or,
+    /// with `resume`, reads the games it holds, refusing a game id outside the match. A torn
+    /// last line (the runner was killed mid-write) is cut off; a last line that is a whole
+    /// game and lacks only its newline is kept, and the newline written.
     ///
     /// The file stays locked while this handle lives: a second run on the same file is refused
     /// at once (two writers would interleave lines and lose games), and nothing is read or cut
     /// before the lock is held.
-    pub fn open(path: &Path, resume: bool) -> Result<(ResultsFile, Vec<GameLine>), String> {
+    pub fn open(
+        path: &Path,
+        resume: bool,
+        match_games: usize,
+    ) -> Result<(ResultsFile, Vec<GameLine>), String> {
         let describe = |e: std::io::Error| format!("{}: {e}", path.display());
+        match std::fs::metadata(path) {
+            Ok(metadata) => check_regular(&metadata, path)?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(describe(e)),
+        }
         let mut file = OpenOptions::new()
             .create(true)
             .read(true)
@@ -127,26 +198,38 @@ impl ResultsFile {
                 return Err(format!("{}: cannot lock the file: {e}", path.display()))
             }
         }
-        let mut existing = Vec::new();
-        file.read_to_end(&mut existing).map_err(describe)?;
+        let mut existing = read_capped(&mut file, path)?;
         if !resume && existing.iter().any(|b| !b.is_ascii_whitespace()) {
             return Err(format!(
                 "{} already holds results; pass --resume to continue that match, or choose another file",
                 path.display()
             ));
         }
-        let complete = match existing.iter().rposition(|&b| b == b'\n') {
+        let mut complete = match existing.iter().rposition(|&b| b == b'\n') {
             Some(i) => i + 1,
             None => 0,
         };
-        if complete < existing.len() {
+        let last = &existing[complete..];
+        if !last.is_empty() && serde_json::from_slice::<GameLine>(last).is_ok() {
+            // A whole game whose newline never reached the disk: keep it, repair the line.
+            file.seek(SeekFrom::End(0)).map_err(describe)?;
+            file.write_all(b"\n")
+                .and_then(|()| file.sync_data())
+                .map_err(describe)?;
+            existing.push(b'\n');
+            complete = existing.len();
+            tracing::warn!(
+                "{}: the last game lacked its final newline; kept it and added the newline",
+                path.display()
+            );
+        } else if complete < existing.len() {
             tracing::warn!(
                 "{}: dropping an unfinished last line ({} bytes) left by an interrupted run",
                 path.display(),
                 existing.len() - complete
             );
         }
-        let games = parse_lines(&existing[..complete], path)?;
+        let games = parse_lines(&existing[..complete], path, match_games)?;
         file.set_len(complete as u64).map_err(describe)?;
         file.seek(SeekFrom::End(0)).map_err(describe)?;
         Ok((
@@ -169,7 +252,7 @@ impl ResultsFile {
     }
 }
 
-fn parse_lines(bytes: &[u8], path: &Path) -> Result<Vec<GameLine>, String> {
+fn parse_lines(bytes: &[u8], path: &Path, match_games: usize) -> Result<Vec<GameLine>, String> {
     let text =
         std::str::from_utf8(bytes).map_err(|e| format!("{}: not UTF-8: {e}", path.display()))?;
     let mut games = Vec::new();
@@ -180,6 +263,15 @@ fn parse_lines(bytes: &[u8], path: &Path) -> Result<Vec<GameLine>, String> {
         }
         let game: GameLine =
             serde_json::from_str(line).map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?;
+        if game.game >= match_games {
+            return Err(format!(
+                "{}:{}: game {} is not part of this match of {match_games} games \
+                 (game ids run from 0; raise --games to keep it, or use another results file)",
+                path.display(),
+                n + 1,
+                game.game
+            ));
+        }
         if !ids.insert(game.game) {
             return Err(format!(
                 "{}:{}: game {} is recorded twice",
@@ -215,6 +307,7 @@ mod tests {
             started: "2026-01-01T00:00:00Z".into(),
             finished: "2026-01-01T00:00:01Z".into(),
             finished_unix: 1_767_225_601,
+            match_games: Some(10),
         }
     }
 
@@ -231,13 +324,13 @@ mod tests {
     fn appends_resumes_and_cuts_a_torn_line() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.jsonl");
-        let (mut file, old) = ResultsFile::open(&path, false).unwrap();
+        let (mut file, old) = ResultsFile::open(&path, false, 10).unwrap();
         assert!(old.is_empty());
         file.append(&line(0)).unwrap();
         file.append(&line(1)).unwrap();
         drop(file);
         // A new match refuses to overwrite results.
-        assert!(ResultsFile::open(&path, false)
+        assert!(ResultsFile::open(&path, false, 10)
             .err()
             .unwrap()
             .contains("--resume"));
@@ -245,11 +338,11 @@ mod tests {
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
         f.write_all(b"{\"game\":2,\"pa").unwrap();
         drop(f);
-        let (mut file, old) = ResultsFile::open(&path, true).unwrap();
+        let (mut file, old) = ResultsFile::open(&path, true, 10).unwrap();
         assert_eq!(old, vec![line(0), line(1)]);
         file.append(&line(2)).unwrap();
         drop(file);
-        let (_, old) = ResultsFile::open(&path, true).unwrap();
+        let (_, old) = ResultsFile::open(&path, true, 10).unwrap();
         assert_eq!(old.len(), 3);
         assert_eq!(old[2], line(2));
     }
@@ -258,16 +351,16 @@ mod tests {
     fn a_second_writer_is_refused_while_the_first_holds_the_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.jsonl");
-        let (mut first, _) = ResultsFile::open(&path, false).unwrap();
+        let (mut first, _) = ResultsFile::open(&path, false, 10).unwrap();
         first.append(&line(0)).unwrap();
         for resume in [false, true] {
-            let err = ResultsFile::open(&path, resume).err().unwrap();
+            let err = ResultsFile::open(&path, resume, 10).err().unwrap();
             assert!(err.contains("in use by another liuzi-match run"), "{err}");
         }
         first.append(&line(1)).unwrap();
         drop(first);
         // Released with the handle: the games are intact and the match resumes.
-        let (_, old) = ResultsFile::open(&path, true).unwrap();
+        let (_, old) = ResultsFile::open(&path, true, 10).unwrap();
         assert_eq!(old, vec![line(0), line(1)]);
     }
 
@@ -277,11 +370,87 @@ mod tests {
         let path = dir.path().join("r.jsonl");
         let good = serde_json::to_string(&line(0)).unwrap();
         std::fs::write(&path, format!("{good}\nnot json\n")).unwrap();
-        let err = ResultsFile::open(&path, true).err().unwrap();
+        let err = ResultsFile::open(&path, true, 10).err().unwrap();
         assert!(err.contains("r.jsonl:2"), "{err}");
         std::fs::write(&path, format!("{good}\n{good}\n")).unwrap();
-        let err = ResultsFile::open(&path, true).err().unwrap();
+        let err = ResultsFile::open(&path, true, 10).err().unwrap();
         assert!(err.contains("recorded twice"), "{err}");
+    }
+
+    #[test]
+    fn a_whole_last_game_without_its_newline_is_kept_and_repaired() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.jsonl");
+        let text = |n: usize| serde_json::to_string(&line(n)).unwrap();
+        std::fs::write(&path, format!("{}\n{}", text(0), text(1))).unwrap();
+        let (mut file, old) = ResultsFile::open(&path, true, 10).unwrap();
+        assert_eq!(old, vec![line(0), line(1)]);
+        file.append(&line(2)).unwrap();
+        drop(file);
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            format!("{}\n{}\n{}\n", text(0), text(1), text(2))
+        );
+    }
+
+    #[test]
+    fn a_game_outside_the_match_is_refused_with_file_and_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.jsonl");
+        let text = |n: usize| serde_json::to_string(&line(n)).unwrap();
+        std::fs::write(&path, format!("{}\n{}\n{}\n", text(0), text(1), text(999))).unwrap();
+        let err = ResultsFile::open(&path, true, 2).err().unwrap();
+        assert!(
+            err.contains("r.jsonl:3") && err.contains("game 999 is not part of this match"),
+            "{err}"
+        );
+        // The file is left as it was.
+        assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 3);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn what_is_not_a_regular_file_is_refused_without_reading_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        assert!(std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success());
+        // Each attempt runs on a thread so that a hang fails the test instead of blocking it.
+        let refused = |path: PathBuf| {
+            let (sender, receiver) = std::sync::mpsc::channel();
+            std::thread::spawn(move || {
+                let _ = sender.send(ResultsFile::open(&path, true, 10).err());
+            });
+            receiver
+                .recv_timeout(std::time::Duration::from_secs(5))
+                .expect("opening returns at once")
+                .expect("refused")
+        };
+        for path in [fifo, dir.path().to_path_buf()] {
+            let err = refused(path.clone());
+            assert!(err.contains("not a regular file"), "{err}");
+            assert!(err.contains(&path.display().to_string()), "{err}");
+        }
+        for device in ["/dev/full", "/dev/zero"] {
+            let err = refused(PathBuf::from(device));
+            assert!(
+                err.contains(device) && err.contains("not a regular file"),
+                "{err}"
+            );
+            assert!(read_results_text(Path::new(device)).is_err());
+        }
+        // A file over the cap is refused by its size, unread (sparse: costs no disk).
+        let big = dir.path().join("big.jsonl");
+        File::create(&big)
+            .unwrap()
+            .set_len(MAX_RESULTS_BYTES + 1)
+            .unwrap();
+        let err = refused(big.clone());
+        assert!(err.contains("MiB"), "{err}");
+        assert!(read_results_text(&big).unwrap_err().contains("MiB"));
     }
 
     #[test]

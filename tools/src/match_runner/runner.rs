@@ -2,6 +2,10 @@
 //! processes between games; the calling thread records every finished game at once (results
 //! file first, then SGF and `.games`), updates the totals and the progress line, and stops the
 //! match when the SPRT decides or the user interrupts.
+//!
+//! A worker that finished a game waits until the collector has counted it before it takes the
+//! next one, so once the SPRT decides no game starts; only the games already being played (at
+//! most one per other worker) finish and are recorded.
 
 use super::engine_spec::{EngineSpec, Protocol};
 use super::game::{check_opening, play_game, GameOutcome, GameSetup};
@@ -136,7 +140,8 @@ pub struct MatchSummary {
 }
 
 enum WorkerEvent {
-    Finished(Box<GameLine>),
+    /// A finished game, and where to say that it has been counted.
+    Finished(Box<GameLine>, mpsc::Sender<()>),
     /// A game was abandoned because of an interrupt.
     Abandoned,
     /// The match cannot go on (neither engine of a game starts).
@@ -209,7 +214,7 @@ pub fn run_match(
                     fatal.get_or_insert(e);
                     stop.store(true, Ordering::SeqCst);
                 }
-                WorkerEvent::Finished(line) => {
+                WorkerEvent::Finished(line, counted) => {
                     if let Err(e) = record(outputs, &line) {
                         tracing::error!("{e}");
                         fatal.get_or_insert(e);
@@ -221,6 +226,8 @@ pub fn run_match(
                             end = MatchEnd::Sprt(decision);
                         }
                     }
+                    // The stop flag is set before the worker may look for its next game.
+                    let _ = counted.send(());
                     progress(&tally, running.load(Ordering::SeqCst));
                 }
             }
@@ -256,6 +263,7 @@ fn worker(
 ) {
     let mut pool: HashMap<usize, Box<dyn Player>> = HashMap::new();
     let cancel = &plan.context.cancel;
+    let (counted_sender, counted) = mpsc::channel::<()>();
     loop {
         if stop.load(Ordering::SeqCst) || cancel.is_cancelled() {
             break;
@@ -266,12 +274,17 @@ fn worker(
         running.fetch_add(1, Ordering::SeqCst);
         let result = play_scheduled(plan, &game, &mut pool);
         running.fetch_sub(1, Ordering::SeqCst);
+        let finished = result.is_ok();
         let event = match result {
-            Ok(line) => WorkerEvent::Finished(Box::new(line)),
+            Ok(line) => WorkerEvent::Finished(Box::new(line), counted_sender.clone()),
             Err(Abort::Cancelled) => WorkerEvent::Abandoned,
             Err(Abort::Fatal(e)) => WorkerEvent::Fatal(e),
         };
         if events.send(event).is_err() {
+            break;
+        }
+        // Wait until the game is counted: its result may decide the SPRT.
+        if finished && counted.recv().is_err() {
             break;
         }
     }
@@ -382,6 +395,7 @@ fn play_scheduled(
             .duration_since(UNIX_EPOCH)
             .map(|d| d.as_secs())
             .unwrap_or(0),
+        match_games: Some(plan.schedule.len()),
     })
 }
 
@@ -401,12 +415,13 @@ pub fn check_finished(plan: &MatchPlan, finished: &[GameLine]) -> Result<(), Str
                 line.check_against(scheduled, &names, &plan.openings[scheduled.opening])?
             }
             None => {
-                if !names.contains(&line.black) || !names.contains(&line.white) {
-                    return Err(format!(
-                        "game {} ({} vs {}) is not part of this match",
-                        line.game, line.black, line.white
-                    ));
-                }
+                return Err(format!(
+                    "game {} ({} vs {}) is not part of this match of {} games",
+                    line.game,
+                    line.black,
+                    line.white,
+                    plan.schedule.len()
+                ))
             }
         }
     }

@@ -1,7 +1,8 @@
 //! Rated games read from `liuzi-match` results files, with optional time-decay weights.
 
+use crate::match_runner::results::read_results_text;
 use serde::Deserialize;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 /// The fields of a results line the ratings need; the rest is ignored.
@@ -12,6 +13,11 @@ struct ResultFields {
     result: String,
     #[serde(default)]
     finished_unix: Option<u64>,
+    /// Game id in its match, and the games that match scheduled (absent in hand-written files).
+    #[serde(default)]
+    game: Option<usize>,
+    #[serde(default)]
+    match_games: Option<usize>,
 }
 
 /// One game between engine indices `black` and `white`.
@@ -41,21 +47,39 @@ impl GameSet {
         })
     }
 
-    /// Reads results files (JSON Lines). Errors name the file and line.
+    /// Reads results files (JSON Lines), one match a file. Errors name the file and line; a
+    /// game recorded twice, or whose id is outside its match (the most games any line of the
+    /// file says the match scheduled), is refused.
     pub fn read_files(paths: &[impl AsRef<Path>]) -> Result<GameSet, String> {
         let mut set = GameSet::default();
         let mut index = HashMap::new();
         for path in paths {
             let path = path.as_ref();
-            let text =
-                std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let text = read_results_text(path)?;
+            let mut lines = Vec::new();
             for (n, line) in text.lines().enumerate() {
                 if line.trim().is_empty() {
                     continue;
                 }
+                let fields: ResultFields = serde_json::from_str(line)
+                    .map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?;
+                lines.push((n, fields));
+            }
+            let match_games = lines.iter().filter_map(|(_, f)| f.match_games).max();
+            let mut ids = HashSet::new();
+            for (n, fields) in lines {
                 let at = || format!("{}:{}", path.display(), n + 1);
-                let fields: ResultFields =
-                    serde_json::from_str(line).map_err(|e| format!("{}: {e}", at()))?;
+                if let Some(game) = fields.game {
+                    if let Some(total) = match_games.filter(|&total| game >= total) {
+                        return Err(format!(
+                            "{}: game {game} is not part of the match, which has {total} games",
+                            at()
+                        ));
+                    }
+                    if !ids.insert(game) {
+                        return Err(format!("{}: game {game} is recorded twice", at()));
+                    }
+                }
                 let black_score = match fields.result.as_str() {
                     "B" => 1.0,
                     "W" => 0.0,
@@ -179,5 +203,37 @@ mod tests {
             weight: 1.0,
         });
         assert!(no_times.apply_half_life(3.0).is_err());
+    }
+
+    #[test]
+    fn games_outside_their_match_and_repeated_games_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.jsonl");
+        let game = |id: usize| {
+            format!(
+                "{{\"game\":{id},\"black\":\"a\",\"white\":\"b\",\"result\":\"B\",\"match_games\":2}}\n"
+            )
+        };
+        std::fs::write(&path, game(0) + &game(1)).unwrap();
+        assert_eq!(GameSet::read_files(&[&path]).unwrap().games.len(), 2);
+        std::fs::write(&path, game(0) + &game(1) + &game(999)).unwrap();
+        let err = GameSet::read_files(&[&path]).unwrap_err();
+        assert!(
+            err.contains("r.jsonl:3") && err.contains("game 999 is not part of the match"),
+            "{err}"
+        );
+        std::fs::write(&path, game(0) + &game(1) + &game(1)).unwrap();
+        let err = GameSet::read_files(&[&path]).unwrap_err();
+        assert!(
+            err.contains("r.jsonl:3") && err.contains("recorded twice"),
+            "{err}"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn devices_are_refused() {
+        let err = GameSet::read_files(&["/dev/zero"]).unwrap_err();
+        assert!(err.contains("/dev/zero: not a regular file"), "{err}");
     }
 }

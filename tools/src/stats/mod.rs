@@ -4,4 +4,4 @@ pub mod elo;
 pub mod sprt;
 
 pub use elo::{elo_estimate, elo_from_score, format_elo, los, score_from_elo, EloEstimate, Wdl};
-pub use sprt::{Pentanomial, SprtConfig, SprtDecision, SprtStatus};
+pub use sprt::{EloModel, Pentanomial, SprtConfig, SprtDecision, SprtStatus};
