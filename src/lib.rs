@@ -9,6 +9,7 @@
 pub mod artifact;
 pub mod bench;
 pub mod book;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod config;
 pub mod engine;

@@ -292,8 +292,8 @@ impl SearchParams {
     /// means a fresh seed every run.
     pub fn from_config(config: &super::EngineConfig) -> Result<SearchParams, String> {
         let seed = match config.engine.seed {
-            0 => std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
+            0 => web_time::SystemTime::now()
+                .duration_since(web_time::UNIX_EPOCH)
                 .map_or(1, |d| d.as_nanos() as u64),
             n => n,
         };

@@ -7,7 +7,8 @@ use crate::search::common::{
     PolicyFactory, SearchPosition, SearchRng, SimpleFactory, SimplePosition,
 };
 use rand::{Rng, SeedableRng};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 fn params(playouts: u64) -> SearchParams {
     SearchParams {
