@@ -308,10 +308,11 @@ mod tests {
 
     #[test]
     fn the_engine_answers_with_analysis_and_a_best_line() {
-        let mut g = WebGame::new(19, quick()).unwrap();
-        g.play("K10").unwrap();
+        // 15x15: out of the opening book (of 19x19), so the stone is searched.
+        let mut g = WebGame::new(15, quick()).unwrap();
+        g.play("H8").unwrap();
         let stone = g.think(None).unwrap();
-        assert_eq!(g.board().history()[1], parse_gtp(&stone, 19).unwrap());
+        assert_eq!(g.board().history()[1], parse_gtp(&stone, 15).unwrap());
         let a = g.analysis();
         assert!(!a["children"].as_array().unwrap().is_empty(), "{a}");
         assert_eq!(a["pv"][0], stone.as_str(), "{a}");
