@@ -14,6 +14,7 @@ pub mod cli;
 pub mod config;
 pub mod engine;
 pub mod eval;
+pub mod math;
 pub mod notation;
 pub mod patterns;
 pub mod policy;
