@@ -67,7 +67,10 @@ impl<F: PositionFactory> MoveGenerator for MctsGenerator<F> {
             time: None,
             ..budget
         };
-        self.search.think(board, &limits);
+        self.pv = self
+            .search
+            .think(board, &limits)
+            .map_or_else(Vec::new, |outcome| outcome.pv);
     }
 
     fn new_game(&mut self, _board: &Board) {

@@ -38,13 +38,11 @@ const handlers = {
     const stone = engine.think(progress(id), stopRequested);
     return { stone, analysis: JSON.parse(engine.analysis()) };
   },
-  // A search for the side to move whose stone is taken back: analysis on demand.
+  // Analysis on demand: a search of the position that plays nothing.
   analyse(_, id) {
     if (stopFlag) Atomics.store(stopFlag, 0, 0);
-    const stone = engine.think(progress(id), stopRequested);
-    const analysis = JSON.parse(engine.analysis());
-    engine.undo();
-    return { stone, analysis };
+    engine.analyse(progress(id), stopRequested);
+    return { analysis: JSON.parse(engine.analysis()) };
   },
   policy() { return JSON.parse(engine.policy()); },
   export({ format }) { return engine.export(format); },

@@ -123,6 +123,18 @@ impl WebGame {
         stone.map(format_gtp).map_err(|e| e.to_string())
     }
 
+    /// Analysis on demand: searches the position for the side to move (the opening book and
+    /// the centre rule do not answer here) for the settings' playouts or stone time, or until
+    /// `observer` stops it, and plays nothing; then [`WebGame::analysis`] shows what it found.
+    pub fn analyse(&mut self, observer: Option<Arc<dyn ThinkObserver>>) {
+        let deadline = (self.settings.playouts == 0)
+            .then(|| web_time::Instant::now() + self.settings.stone_time);
+        self.engine
+            .set_observer(Some(Arc::new(Bounded { observer, deadline })));
+        self.engine.ponder();
+        self.engine.set_observer(None);
+    }
+
     /// The position for the page (see docs/web.md, the state).
     pub fn state(&self) -> Value {
         let board = self.board();
@@ -209,6 +221,30 @@ fn build_engine(board: &Board, settings: Settings) -> Result<Engine, String> {
         });
     }
     Ok(engine)
+}
+
+/// The page's observer with a deadline: a ponder search stops only when asked.
+struct Bounded {
+    observer: Option<Arc<dyn ThinkObserver>>,
+    deadline: Option<web_time::Instant>,
+}
+
+impl ThinkObserver for Bounded {
+    fn stop_requested(&self) -> bool {
+        self.deadline.is_some_and(|d| web_time::Instant::now() >= d)
+            || self.observer.as_ref().is_some_and(|o| o.stop_requested())
+    }
+
+    fn progress(
+        &self,
+        playouts: u64,
+        elapsed: Duration,
+        children: &[liuzi::engine::ChildAnalysis],
+    ) {
+        if let Some(o) = &self.observer {
+            o.progress(playouts, elapsed, children);
+        }
+    }
 }
 
 /// The root's children as the page draws them: vertex, visits, win rate, prior.
@@ -317,6 +353,28 @@ mod tests {
         assert!(!a["children"].as_array().unwrap().is_empty(), "{a}");
         assert_eq!(a["pv"][0], stone.as_str(), "{a}");
         assert!(!g.policy().as_array().unwrap().is_empty());
+    }
+
+    #[test]
+    fn analysis_on_demand_searches_any_position_and_plays_nothing() {
+        // The empty 19x19 board: genmove would answer from the centre rule without a search.
+        let mut g = WebGame::new(19, quick()).unwrap();
+        g.analyse(None);
+        assert!(g.board().history().is_empty());
+        let a = g.analysis();
+        assert!(!a["children"].as_array().unwrap().is_empty(), "{a}");
+        assert!(!a["pv"].as_array().unwrap().is_empty(), "{a}");
+        // A time limit ends it when no playout limit does.
+        g.configure(Settings {
+            playouts: 0,
+            stone_time: Duration::from_millis(200),
+            ..quick()
+        })
+        .unwrap();
+        let start = web_time::Instant::now();
+        g.analyse(None);
+        assert!(start.elapsed() < Duration::from_secs(5));
+        assert!(!g.analysis()["children"].as_array().unwrap().is_empty());
     }
 
     #[test]

@@ -99,6 +99,17 @@ impl Liuzi {
             .map_err(|e| JsError::new(&e))
     }
 
+    /// Analysis on demand: searches the side to move's position for the stone time (or the
+    /// playouts) and plays nothing; `progress` and `stop` as for `think`.
+    pub fn analyse(&mut self, progress: js_sys::Function, stop: js_sys::Function) {
+        let observer = JsObserver {
+            progress,
+            stop,
+            polls: AtomicU32::new(0),
+        };
+        self.game.analyse(Some(Arc::new(observer)));
+    }
+
     /// The position as JSON (docs/web.md, the state).
     pub fn state(&self) -> String {
         self.game.state().to_string()
