@@ -1,43 +1,24 @@
-//! The transcendental functions of the search and the evaluator, in one place so that every
-//! build can use the same implementation. By default they are std's (the platform's C library
-//! natively: glibc's give the recorded bench signature). With the `portable-math` feature they
-//! are the `libm` crate's on every target, so that the native and the WebAssembly builds
-//! compute the same bits and search alike (docs/web.md, the same engine). The two differ in the
-//! last bit for about 1% of `ln` and 10% of `exp` arguments, enough to change a search.
+//! The transcendental functions of the search and the evaluator, from the `libm` crate on every
+//! target: std takes them from the platform (glibc natively, a port of musl's in WebAssembly),
+//! and the two differ in the last bit for about 1% of `ln` and 10% of `exp` arguments, enough to
+//! part two searches. One implementation makes the native and the WebAssembly builds search
+//! alike (docs/web.md, the same engine); the bench signature is the one glibc's math gave.
 
-#[cfg(not(feature = "portable-math"))]
-mod imp {
-    pub fn ln(x: f64) -> f64 {
-        x.ln()
-    }
-    pub fn exp(x: f64) -> f64 {
-        x.exp()
-    }
-    pub fn ln_f32(x: f32) -> f32 {
-        x.ln()
-    }
-    pub fn powf(x: f32, y: f32) -> f32 {
-        x.powf(y)
-    }
+pub fn ln(x: f64) -> f64 {
+    libm::log(x)
 }
 
-#[cfg(feature = "portable-math")]
-mod imp {
-    pub fn ln(x: f64) -> f64 {
-        libm::log(x)
-    }
-    pub fn exp(x: f64) -> f64 {
-        libm::exp(x)
-    }
-    pub fn ln_f32(x: f32) -> f32 {
-        libm::logf(x)
-    }
-    pub fn powf(x: f32, y: f32) -> f32 {
-        libm::powf(x, y)
-    }
+pub fn exp(x: f64) -> f64 {
+    libm::exp(x)
 }
 
-pub use imp::{exp, ln, ln_f32, powf};
+pub fn ln_f32(x: f32) -> f32 {
+    libm::logf(x)
+}
+
+pub fn powf(x: f32, y: f32) -> f32 {
+    libm::powf(x, y)
+}
 
 #[cfg(test)]
 mod tests {

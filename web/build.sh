@@ -36,7 +36,7 @@ if [ -z "$bindgen" ]; then
   bindgen="$tools/bin/wasm-bindgen"
 fi
 
-cargo build --release -p liuzi-web --lib --target wasm32-unknown-unknown --features liuzi/portable-math
+cargo build --release -p liuzi-web --lib --target wasm32-unknown-unknown
 "$bindgen" --target web --no-typescript --out-dir "$out/pkg" \
   target/wasm32-unknown-unknown/release/liuzi_web.wasm
 cp web/site/* "$out/"

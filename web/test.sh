@@ -15,16 +15,14 @@ mkdir -p "$artifacts"
 
 web/build.sh "$site"
 
-# The same engine: the wasm bench prints the signature of the native bench built with the same
-# math (the `portable-math` feature, src/math.rs), which the native unit test checks.
+# The same engine: the wasm bench prints the native bench's signature.
 echo "web test: node bench.mjs (the search bench in WebAssembly)" >&2
 node "$site/bench.mjs" | tee "$artifacts/bench.txt" | tail -1
-expected="$(tr -d '[:space:]' < src/bench/search.portable.signature)"
+expected="$(tr -d '[:space:]' < src/bench/search.signature)"
 if ! tail -1 "$artifacts/bench.txt" | grep -q "\"signature\":\"$expected\""; then
   echo "web test: FAILED: the wasm bench's signature is not $expected" >&2
   exit 1
 fi
-cargo test --quiet -p liuzi --lib --features portable-math bench::search
 
 # Chromium: Debian's package (browser downloads are not possible here).
 chromium="$(command -v chromium || command -v chromium-browser || true)"

@@ -41,12 +41,7 @@ pub const BENCH_PLAYOUTS: u64 = 5_000;
 pub const BENCH_SEED: u64 = 0x6C69_757A_6936;
 
 /// The signature `liuzi bench --threads 1` must print (see the module docs).
-#[cfg(not(feature = "portable-math"))]
 pub const EXPECTED_SIGNATURE: &str = include_str!("search.signature");
-/// With the `libm` crate's math (src/math.rs) the search differs in last bits from glibc's: its
-/// own signature, which the WebAssembly build prints too (docs/web.md, the same engine).
-#[cfg(feature = "portable-math")]
-pub const EXPECTED_SIGNATURE: &str = include_str!("search.portable.signature");
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct BenchReport {
