@@ -154,7 +154,11 @@ const POLLS_PER_STOP_CALL: u32 = 64;
 
 impl ThinkObserver for JsObserver {
     fn stop_requested(&self) -> bool {
-        if self.polls.fetch_add(1, Ordering::Relaxed) % POLLS_PER_STOP_CALL != 0 {
+        if !self
+            .polls
+            .fetch_add(1, Ordering::Relaxed)
+            .is_multiple_of(POLLS_PER_STOP_CALL)
+        {
             return false;
         }
         self.stop.call0(&JsValue::NULL).is_ok_and(|v| v.is_truthy())
