@@ -13,8 +13,9 @@ const isolate = process.env.ISOLATE === '1';
 const server = createServer(async (req, res) => {
   const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
   try {
-    const body = await readFile(join(dir, path.endsWith('/') ? path + 'index.html' : path));
-    const headers = { 'content-type': types[extname(path)] || 'application/octet-stream' };
+    const file = join(dir, path.endsWith('/') ? path + 'index.html' : path);
+    const body = await readFile(file);
+    const headers = { 'content-type': types[extname(file)] || 'application/octet-stream' };
     if (isolate) {
       headers['cross-origin-opener-policy'] = 'same-origin';
       headers['cross-origin-embedder-policy'] = 'require-corp';
