@@ -439,8 +439,9 @@ impl EngineConfig {
     /// one every run).
     pub fn search_params(&self) -> SearchParams {
         let seed = match self.engine.seed {
-            0 => std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
+            // web_time: std's clock natively; the browser's in WebAssembly, where std's panics.
+            0 => web_time::SystemTime::now()
+                .duration_since(web_time::UNIX_EPOCH)
                 .map_or(1, |d| d.as_nanos() as u64),
             n => n,
         };

@@ -9,10 +9,12 @@
 pub mod artifact;
 pub mod bench;
 pub mod book;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod config;
 pub mod engine;
 pub mod eval;
+pub mod math;
 pub mod notation;
 pub mod patterns;
 pub mod policy;

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 /// modules of the layers below its own, never one of its own layer or above. Every top-level
 /// module has a layer. `src/lib.rs` and `docs/design.md` point here.
 const LAYERS: &[(&str, &[&str])] = &[
+    ("portable maths (one ln/exp on every target)", &["math"]),
     ("checked files", &["artifact"]),
     ("the game's rules", &["rules"]),
     ("text forms of points and moves", &["notation"]),

@@ -7,7 +7,7 @@ use super::search::{bench_positions, default_knowledge};
 use crate::rules::GameResult;
 use crate::search::{PositionFactory, SearchPosition, SearchRng};
 use rand::{Rng, SeedableRng};
-use std::time::Instant;
+use web_time::Instant;
 
 /// Plays `per_position` playouts from each bench position; returns the report's lines, the last
 /// one JSON.

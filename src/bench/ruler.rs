@@ -6,7 +6,7 @@ use crate::config::EngineConfig;
 use crate::engine::Engine;
 use crate::protocol::gtp::Gtp;
 use std::io::{self, Write};
-use std::time::Instant;
+use web_time::Instant;
 
 /// Stones of the replayed game (the observed GoGui game had 235).
 pub const STORM_GAME_STONES: usize = 235;

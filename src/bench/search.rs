@@ -19,7 +19,7 @@ use crate::search::{Limits, PolicyFactory, PositionFactory, Search};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 
 /// The bench positions (GTP vertices, 19x19): the opening stone, then positions from
 /// self-play of the search (1,500 playouts a stone), none decided yet.

@@ -4,7 +4,7 @@
 use crate::tactics::suite::{parse_suite, Expect};
 use crate::tactics::{Solver, SolverLimits, ThreatBoard, Verdict, SUITE};
 use std::fmt::Write as _;
-use std::time::Instant;
+use web_time::Instant;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct SolverReport {

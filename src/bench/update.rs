@@ -17,7 +17,7 @@ use rand::SeedableRng;
 use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 
 /// Bench positions with the stones of each playout drawn from them.
 type Playouts = Vec<(PolicyBoard, Vec<Vec<Point>>)>;

@@ -9,12 +9,15 @@ use std::sync::Arc;
 
 pub struct MctsGenerator<F: PositionFactory> {
     search: Search<F>,
+    /// The last `generate`'s best line.
+    pv: Vec<Point>,
 }
 
 impl<F: PositionFactory> MctsGenerator<F> {
     pub fn new(params: SearchParams, factory: F) -> Self {
         MctsGenerator {
             search: Search::new(params, factory),
+            pv: Vec::new(),
         }
     }
 
@@ -40,8 +43,12 @@ impl<F: PositionFactory> MoveGenerator for MctsGenerator<F> {
         if limits.time.is_none() && self.search.params().playout_limit().is_none() {
             limits.time = Some(FALLBACK_STONE_TIME);
         }
+        self.pv.clear();
         match self.search.think(board, &limits) {
-            Some(outcome) => outcome.best,
+            Some(outcome) => {
+                self.pv = outcome.pv;
+                outcome.best
+            }
             // Unreachable by the trait's contract (never called on a finished game); stay legal.
             None => board
                 .legal_points()
@@ -61,7 +68,10 @@ impl<F: PositionFactory> MoveGenerator for MctsGenerator<F> {
             time: None,
             ..budget
         };
-        self.search.think(board, &limits);
+        self.pv = self
+            .search
+            .think(board, &limits)
+            .map_or_else(Vec::new, |outcome| outcome.pv);
     }
 
     fn new_game(&mut self, _board: &Board) {
@@ -79,6 +89,10 @@ impl<F: PositionFactory> MoveGenerator for MctsGenerator<F> {
         Some(self.search.analysis().clone())
     }
 
+    fn principal_variation(&self) -> Vec<Point> {
+        self.pv.clone()
+    }
+
     fn policy(&self, board: &Board) -> Option<Vec<(Point, f32)>> {
         Some(self.search.policy(board))
     }
@@ -91,7 +105,7 @@ mod tests {
     use crate::rules::Color;
     use crate::search::{proximity_gammas, PolicyFactory};
     use std::time::Duration;
-    use std::time::Instant;
+    use web_time::Instant;
 
     fn engine(playouts: Option<u64>) -> Engine {
         let params = SearchParams {

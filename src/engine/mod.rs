@@ -75,6 +75,12 @@ pub trait MoveGenerator: Send {
         None
     }
 
+    /// The best line of the last `generate` (starting with its stone); empty when the
+    /// generator keeps none.
+    fn principal_variation(&self) -> Vec<Point> {
+        Vec::new()
+    }
+
     /// The move policy P(m) of the side to move on `board`, for a heat map; `None` when the
     /// generator has no policy.
     fn policy(&self, _board: &Board) -> Option<Vec<(Point, f32)>> {
@@ -265,6 +271,15 @@ impl Engine {
             .and_then(|a| a.decided)
     }
 
+    /// The best line of the search that [`Engine::analysis`] describes (empty without one).
+    pub fn principal_variation(&self) -> Vec<Point> {
+        if self.analysis.is_some() {
+            self.generator.principal_variation()
+        } else {
+            Vec::new()
+        }
+    }
+
     /// P(m) for the side to move in the current position (see [`MoveGenerator::policy`]).
     pub fn policy(&self) -> Option<Vec<(Point, f32)>> {
         self.generator.policy(&self.board)
@@ -317,7 +332,7 @@ impl Engine {
         }
         let mut budget = self.clock.stone_budget(&self.board);
         budget.observer = self.observer.clone();
-        let start = std::time::Instant::now();
+        let start = web_time::Instant::now();
         let searched_at = self.board.stone_count();
         // Black's opening stone goes to the centre, as every Connect6 program plays it: on an
         // empty board the patterns see only edge distances and would break ties by index.

@@ -67,7 +67,7 @@ impl CompiledPhase {
         let dot = |a: &[f64], b: &[f64]| -> f64 { a.iter().zip(b).map(|(x, y)| x * y).sum() };
         let constant = -0.5
             * (dot(mw, &pw_mw) - dot(ml, &pl_ml) + phase.win.log_det() - phase.loss.log_det())
-            + (phase.win.prior / phase.loss.prior).ln();
+            + crate::math::ln(phase.win.prior / phase.loss.prior);
         let inv_scale: Vec<f64> = phase.scale.iter().map(|s| 1.0 / s).collect();
         let mut rows = Vec::with_capacity(n * (n + 3) / 2);
         for i in 0..n {

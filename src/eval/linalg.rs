@@ -33,7 +33,7 @@ impl Cholesky {
                 }
             }
         }
-        let log_det = (0..n).map(|i| l[i * n + i].ln()).sum::<f64>() * 2.0;
+        let log_det = (0..n).map(|i| crate::math::ln(l[i * n + i])).sum::<f64>() * 2.0;
         Some(Cholesky { n, l, log_det })
     }
 

@@ -334,7 +334,8 @@ impl PhaseModel {
             z[k] = (x[k] - self.center[k]) / self.scale[k];
         }
         let z = &z[..n];
-        self.win.log_density(z) - self.loss.log_density(z) + (self.win.prior / self.loss.prior).ln()
+        self.win.log_density(z) - self.loss.log_density(z)
+            + crate::math::ln(self.win.prior / self.loss.prior)
     }
 
     /// P(win) for the side to move: σ(a·LLR + b).
@@ -371,9 +372,9 @@ impl PhaseModel {
 /// The logistic function, safe for large |t|.
 pub fn sigmoid(t: f64) -> f64 {
     if t >= 0.0 {
-        1.0 / (1.0 + (-t).exp())
+        1.0 / (1.0 + crate::math::exp(-t))
     } else {
-        let e = t.exp();
+        let e = crate::math::exp(t);
         e / (1.0 + e)
     }
 }

@@ -12,7 +12,8 @@ use super::solver::{Solver, Verdict, WinProof};
 use super::threat_board::ThreatBoard;
 use crate::patterns::{stones_left, CellSet};
 use crate::rules::{Board, Color};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// Limits of the verification solves (the first solve uses the solver's own limits).
 #[derive(Clone, Debug, PartialEq)]

@@ -20,7 +20,8 @@ use super::solver::{Solver, Verdict, WinProof};
 use super::threat_board::ThreatBoard;
 use crate::patterns::CellSet;
 use crate::rules::Color;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// Each round's verifications get this many times the nodes of the round before.
 const DEEPEN: u64 = 4;

@@ -11,7 +11,7 @@ use super::solver::{Solver, SolverLimits};
 use super::threat_board::ThreatBoard;
 use crate::patterns::{CellSet, Geometry};
 use crate::rules::Color;
-use std::time::Instant;
+use web_time::Instant;
 
 /// Worth of a live window by the attacker's stones in it once the turn is placed: a window of 4
 /// is a threat, one of 3 becomes a threat with one stone next turn, one of 2 with two.

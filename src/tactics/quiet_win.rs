@@ -14,7 +14,8 @@ use super::solver::{Solver, SolverLimits, Verdict};
 use super::threat_board::ThreatBoard;
 use crate::patterns::CellSet;
 use crate::rules::Color;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// Verifications `partner` may make for one first stone: a zone is rarely larger, and a first
 /// stone whose zone was not fully verified is no proof.

@@ -20,7 +20,8 @@ use super::threat_board::ThreatBoard;
 use crate::patterns::CellSet;
 use crate::rules::{Color, Point};
 use std::collections::HashSet;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// Rounds of the search: each gives the turns still undecided twice the nodes per solve and
 /// four times the nodes per turn.

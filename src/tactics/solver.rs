@@ -20,7 +20,8 @@ use crate::patterns::{stones_left, CellSet};
 use crate::rules::{Board, Color, Point};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// Asked every few hundred stones during a solve whether to give up (an interrupted search):
 /// a solve that gives up answers `Unknown`.

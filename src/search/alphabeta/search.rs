@@ -29,7 +29,7 @@ use crate::search::common::{
 };
 use crate::tactics::{Solver, SolverLimits};
 use std::sync::Arc;
-use std::time::Instant;
+use web_time::Instant;
 
 /// One root stone after the last completed iteration.
 #[derive(Clone, Debug, PartialEq)]

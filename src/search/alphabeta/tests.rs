@@ -275,7 +275,7 @@ fn fixed_depth_and_fixed_nodes_reproduce_the_search() {
 fn keeps_to_a_time_budget() {
     let b = random_position(&mut Xoshiro256PlusPlus::seed_from_u64(3), 30);
     let mut s = searcher(10);
-    let start = std::time::Instant::now();
+    let start = web_time::Instant::now();
     let o = s
         .think(
             &b,
@@ -425,7 +425,8 @@ fn the_solver_pre_pass_plays_a_proven_threat_sequence() {
 #[test]
 fn a_raised_stop_flag_ends_the_search_with_its_best_stone() {
     use std::sync::atomic::{AtomicBool, Ordering};
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
+    use web_time::Instant;
     let b = board_of(&[p(9, 9), p(10, 10), p(8, 10)]);
     let mut s = AlphaBeta::new(
         AlphaBetaParams {

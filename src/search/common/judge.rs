@@ -5,7 +5,7 @@
 use super::ThinkObserver;
 use crate::rules::Board;
 use std::fmt;
-use std::time::Instant;
+use web_time::Instant;
 
 /// What a judgement may spend: it stops at `depth` stones, or earlier at the deadline, the node
 /// limit or the observer's stop (then it has no verdict at that depth).

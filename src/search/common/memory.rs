@@ -24,7 +24,12 @@ const AUTO_TREE_SHARE_DEN: u64 = 4;
 pub const MAX_TREE_EDGES: usize = (u32::MAX / 2) as usize;
 
 /// Edges of a tree sized by the machine's memory where it cannot be read (256 MiB).
+#[cfg(not(target_arch = "wasm32"))]
 const FALLBACK_TREE_EDGES: usize = 1 << 23;
+/// In WebAssembly the memory cannot be read and the engine shares a browser tab: 64 MiB, which
+/// the tree's allocation takes from the tab at once (docs/web.md, the tree size).
+#[cfg(target_arch = "wasm32")]
+const FALLBACK_TREE_EDGES: usize = 1 << 21;
 
 /// Edges of a tree sized by the machine's memory: a quarter of it, within what a tree indexes
 /// and half of what a process limit leaves.

@@ -16,7 +16,8 @@ use crate::tactics::{
     PairThreat, Partner, QuietTurn, QuietTurnLimits, QuietWinLimits, SingleThreat,
     SingleThreatLimits, Solver, SolverLimits, Threat, ThreatBoard, Verdict,
 };
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// Most zone cells verified at the root.
 const MAX_VERIFICATIONS: usize = 48;

@@ -72,10 +72,10 @@ pub(crate) fn reweight<P: SearchPosition>(
         probe.undo();
         let v = if to_move == mover { wp } else { 1.0 - wp };
         let v = v.clamp(CERTAIN, 1.0 - CERTAIN);
-        logits.push((v / (1.0 - v)).ln());
+        logits.push(crate::math::ln(v / (1.0 - v)));
     }
     let best = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let factor = |logit: f64| (f64::from(weight) * (logit - best)).exp() as f32;
+    let factor = |logit: f64| crate::math::exp(f64::from(weight) * (logit - best)) as f32;
     let floor = logits
         .iter()
         .filter(|l| l.is_finite())
@@ -144,7 +144,7 @@ mod tests {
             reweight(&pos, evaluator, &mut probe, weight, valued, &mut list);
             let mut sorted = before.clone();
             sorted.sort_by(|a, b| b.1.total_cmp(&a.1));
-            let logit = |v: f64| (v / (1.0 - v)).ln();
+            let logit = |v: f64| crate::math::ln(v / (1.0 - v));
             let logits: Vec<f64> = sorted[..valued]
                 .iter()
                 .map(|c| logit(value_after(evaluator, board, c.0)))
@@ -152,7 +152,7 @@ mod tests {
             let best = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             let factors: Vec<f64> = logits
                 .iter()
-                .map(|l| (f64::from(weight) * (l - best)).exp())
+                .map(|l| crate::math::exp(f64::from(weight) * (l - best)))
                 .collect();
             let floor = factors.iter().copied().fold(1.0, f64::min);
             assert_eq!(list.len(), before.len());

@@ -47,8 +47,9 @@ use expand::{expand, ExpandScratch, Narrowing};
 use std::cell::Cell;
 use std::collections::HashSet;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tree::{Tree, ROOT};
+use web_time::Instant;
 
 /// Monte-Carlo tree search over positions built by `F`.
 pub struct Search<F: PositionFactory> {

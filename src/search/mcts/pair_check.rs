@@ -21,7 +21,7 @@ use crate::tactics::{
     find_quiet_turn, partner_besides, single_threat_win, DefenceLimits, Partner, QuietTurn,
     SingleThreat, SingleThreatLimits, Solver, SolverLimits, ThreatBoard, Verdict,
 };
-use std::time::Instant;
+use web_time::Instant;
 
 /// With a playout limit and no clock, the checks place at most this many solver stones per
 /// playout of the stone's limit (a solver stone costs about a third of a microsecond, a playout

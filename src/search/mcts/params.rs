@@ -203,7 +203,7 @@ impl SearchParams {
         if self.widen_min == 0 {
             return count;
         }
-        let extra = self.widen_factor * (visits as f32).powf(self.widen_exponent);
+        let extra = self.widen_factor * crate::math::powf(visits as f32, self.widen_exponent);
         (self.widen_min as usize + extra as usize).min(count)
     }
 

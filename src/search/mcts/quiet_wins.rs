@@ -15,7 +15,7 @@ use crate::patterns::stones_left;
 use crate::rules::{Board, Point};
 use crate::search::common::PositionFactory;
 use crate::tactics::{defender_lost, QuietWin, QuietWinLimits, ThreatBoard};
-use std::time::Instant;
+use web_time::Instant;
 
 /// The most visited turns below the node `parent` (an edge; `ROOT` for the root), at most `max`:
 /// pairs of edges when a whole turn starts there (`whole_turn`), else single edges (a turn's

@@ -46,7 +46,7 @@ pub(crate) fn select_child(
     node: &NodeView,
 ) -> u32 {
     let n_parent = node.visits.max(1) as f32;
-    let ln_n = n_parent.ln();
+    let ln_n = crate::math::ln_f32(n_parent);
     let bias_scale =
         params.prior_weight * (params.prior_visits / (n_parent + params.prior_visits)).sqrt();
     let parent_mean = node.mean_for_chooser.unwrap_or(0.5);

@@ -6,7 +6,8 @@ use crate::search::common::test_support::fixtures::{black_four, board_of, p, whi
 use crate::search::common::test_support::{SimpleFactory, SimplePosition};
 use crate::search::common::{PolicyFactory, SearchPosition, SearchRng};
 use rand::{Rng, SeedableRng};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 fn params(playouts: u64) -> SearchParams {
     SearchParams {

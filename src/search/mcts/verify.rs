@@ -13,7 +13,7 @@ use super::Search;
 use crate::notation::format_gtp;
 use crate::rules::{Board, Point, Stage};
 use crate::search::common::{JudgeLimits, PositionFactory, ThinkObserver};
-use std::time::Instant;
+use web_time::Instant;
 
 /// A turn enters the verification with at least this share of the chosen turn's visits: the
 /// judge arbitrates between turns the search rates well, not turns it has seen refuted. (A

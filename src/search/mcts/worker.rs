@@ -22,7 +22,7 @@ use crate::search::common::{
 };
 use rand::SeedableRng;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Instant;
+use web_time::Instant;
 
 /// State shared by the workers of one search.
 struct Shared<'a> {
