@@ -69,7 +69,7 @@ fn bad_bench_files_are_errors_naming_them() {
     assert!(stderr.contains("/nonexistent/x.weights"), "{stderr}");
 }
 
-/// With the shipped two-section weights (tree priors near the root, issue #15), one thread, the
+/// With the shipped two-section weights (tree priors near the root), one thread, the
 /// bench's seed and fixed playouts give the same search twice. The tree section is what the
 /// priors use, as deep as `search.tree_prior_plies` says: tree priors at every depth give
 /// another search, and so does a one-section file.

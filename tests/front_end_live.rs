@@ -1,5 +1,5 @@
-//! Issue 16 over pipes against the real binaries: a long search stopped by `gogui-interrupt`,
-//! GoGui's `# interrupt` and SIGTERM (issue 74: a queued `quit` or the end of the input no longer
+//! Tests over pipes against the real binaries: a long search stopped by `gogui-interrupt`,
+//! GoGui's `# interrupt` and SIGTERM (a queued `quit` or the end of the input no longer
 //! stops it; tests/gtp_conventions.rs checks that they wait); GoGui's auto-run analyze
 //! sequence; pondering reproducible; a binary started alone in an empty folder and with a
 //! one-key configuration elsewhere; `liuzi-c6` with no arguments through a whole game.
@@ -169,7 +169,7 @@ fn gogui_auto_run_analyze_sequence_gets_only_successes_and_no_stale_data() {
     assert!(run(&mut e, "liuzi-winrates").starts_with("= INFLUENCE "));
     // Undo: the search's labels would be drawn on a position that no longer exists.
     run(&mut e, "undo");
-    // issue 74.7: the note gives the true reason, not "forced and book stones skip the search".
+    // The note gives the true reason, not "forced and book stones skip the search".
     let after_undo = run(&mut e, "liuzi-visits");
     assert_eq!(after_undo, "= TEXT no search since the undo");
     assert_eq!(
@@ -257,7 +257,7 @@ fn the_binary_alone_in_an_empty_folder_starts_and_plays() {
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
 
-/// issue 16.4: a file with only the keys it changes, in another folder: the paths it does not
+/// A file with only the keys it changes, in another folder: the paths it does not
 /// set are the shipped files, not files beside it.
 #[test]
 fn a_one_key_config_in_another_folder_works() {
@@ -389,7 +389,7 @@ fn live_graphics_on_stderr_for_gogui_only() {
         block.contains("\nLABEL ") && block.contains("\nTEXT "),
         "{block}"
     );
-    // issue 74.7: the last block shows the stone played, and the count never goes back.
+    // The last block shows the stone played, and the count never goes back.
     let last = blocks.last().unwrap();
     assert!(
         last.contains(&format!("\nSQUARE {stone}\nTEXT played {stone}")),
@@ -442,7 +442,7 @@ fn c6_progress_lines_for_cloudict_hosts_only() {
     assert_eq!(sau.len(), 1, "{sau:?}");
 }
 
-/// issue 16.7: logs into a pipe or file carry no ANSI colour codes.
+/// Logs into a pipe or file carry no ANSI colour codes.
 #[test]
 fn logs_into_a_pipe_are_plain_text() {
     let dir = tempfile::tempdir().unwrap();

@@ -1,4 +1,4 @@
-//! Issue 74 over pipes against the real binary: commands run in their order in GTP and in the
+//! Tests over pipes against the real binary: commands run in their order in GTP and in the
 //! Connect6 protocol (a queued `quit` or the end of the input waits for the search before it),
 //! the live analysis stream (`lz-analyze`, `kata-analyze`, `genmove_analyze`), and the run-time
 //! settings (`liuzi-set-param`, `liuzi-get-param`, GoGui's parameter dialogs).

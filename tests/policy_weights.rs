@@ -85,7 +85,7 @@ fn shipped_weights_load_with_their_specs() {
     }
 }
 
-/// The shipped two-section weights (issue #15): playout gammas of the seven shipped groups, a
+/// The shipped two-section weights: playout gammas of the seven shipped groups, a
 /// tree-prior section of every group plus four raw length-6 line patterns, both trained.
 #[test]
 fn tree_weights_load_with_both_sections() {

@@ -1,4 +1,4 @@
-//! Issue 18 (items 1, 2, 4, 12, 13) over pipes against the real binary: each input that used
+//! Tests over pipes against the real binary: each input that used
 //! to panic, hang, eat the memory or lose a file gets a clear error or a fix.
 
 #[path = "support/engine_process.rs"]
@@ -27,7 +27,7 @@ fn make_fifo(path: &Path) {
     assert!(ok, "mkfifo {}", path.display());
 }
 
-/// issue 18.1: `loadsgf` of an empty or blank `.games` file panicked (exit 101).
+/// `loadsgf` of an empty or blank `.games` file panicked (exit 101).
 #[test]
 fn loadsgf_of_an_empty_games_file_is_an_error_and_the_engine_goes_on() {
     let dir = tempfile::tempdir().unwrap();
@@ -43,7 +43,7 @@ fn loadsgf_of_an_empty_games_file_is_an_error_and_the_engine_goes_on() {
     assert_eq!(ask(&mut e, "genmove b"), "= K10");
 }
 
-/// issue 18.2: with stderr closed by its reader, a log event panicked (exit 101) — in c6 at
+/// With stderr closed by its reader, a log event panicked (exit 101) — in c6 at
 /// the default level via `error`, in GTP with -v.
 #[test]
 fn a_closed_stderr_never_ends_a_game() {
@@ -68,8 +68,8 @@ fn a_closed_stderr_never_ends_a_game() {
     assert_eq!(g.exit_within(Duration::from_secs(10)), Some(true));
 }
 
-/// issue 18.4: `time_settings 999999999 0 0` planned ~3e7 s a turn, and nothing stopped it.
-/// The plan is capped, and a termination signal stops the search (issue 74: the end of the
+/// `time_settings 999999999 0 0` planned ~3e7 s a turn, and nothing stopped it.
+/// The plan is capped, and a termination signal stops the search (the end of the
 /// input waits for it, as for every command).
 #[test]
 fn a_huge_clock_search_stops_at_a_signal() {
@@ -90,7 +90,7 @@ fn a_huge_clock_search_stops_at_a_signal() {
     assert!(closed.elapsed() < Duration::from_millis(1500));
 }
 
-/// issue 18.12: negative clock values were clamped to 0 silently.
+/// Negative clock values were clamped to 0 silently.
 #[test]
 fn negative_time_settings_and_time_left_are_refused() {
     let mut e = gtp();
@@ -109,7 +109,7 @@ fn negative_time_settings_and_time_left_are_refused() {
     assert_eq!(ask(&mut e, "time_left b 0.25 0"), "=");
 }
 
-/// issue 18.13: /dev/zero and FIFOs as files: refused at once with an error naming the file.
+/// /dev/zero and FIFOs as files: refused at once with an error naming the file.
 #[test]
 fn devices_and_fifos_are_refused_as_files() {
     let dir = tempfile::tempdir().unwrap();
@@ -190,7 +190,7 @@ fn devices_and_fifos_are_refused_as_files() {
     }
 }
 
-/// issue 18.13: `printsgf FILE` overwrote any writable file.
+/// `printsgf FILE` overwrote any writable file.
 #[test]
 fn printsgf_keeps_an_existing_file_unless_told_to_overwrite() {
     let dir = tempfile::tempdir().unwrap();
@@ -220,7 +220,7 @@ fn printsgf_keeps_an_existing_file_unless_told_to_overwrite() {
     assert!(ask(&mut e, &format!("printsgf {} please", fresh.display())).starts_with("? "));
 }
 
-/// issue 18.13: in c6, a stone after a game won by a single stone was refused with "the
+/// In c6, a stone after a game won by a single stone was refused with "the
 /// previous turn is unfinished" instead of "the game is over".
 #[test]
 fn c6_a_stone_after_a_single_stone_win_says_the_game_is_over() {

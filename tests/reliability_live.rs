@@ -1,4 +1,4 @@
-//! Issue 76 (items 1, 2, 3, 6) against the real binary, over real pipes, signals and resource
+//! Tests against the real binary, over real pipes, signals and resource
 //! limits: a stderr nobody reads never freezes the engine; SIGTERM ends a session whose stdout
 //! nobody reads, and a flooding controller is pushed back; a table the process may not
 //! allocate is refused naming its key; signals ignored at start stay ignored.
@@ -18,7 +18,7 @@ fn fast_config() -> String {
     repo_path("tests/data/fast.toml").display().to_string()
 }
 
-/// issue 76.1: with stderr a pipe nobody drains, the debug log of refused commands (and the
+/// With stderr a pipe nobody drains, the debug log of refused commands (and the
 /// live `gogui-gfx:` blocks of a search) filled it and the engine froze in the write: no
 /// reply, and neither `# interrupt` nor `quit` ended it.
 #[test]
@@ -114,7 +114,7 @@ fn kill(pid: u32, signal: &str) {
     assert!(status.success());
 }
 
-/// issue 76.2, the queue: 1 M queued lines took the engine from 5 to 55 MB; now a controller
+/// The queue: 1 M queued lines took the engine from 5 to 55 MB; now a controller
 /// that floods it is pushed back by the pipe once the engine's queue is full.
 #[test]
 fn a_flooding_controller_is_pushed_back_by_the_pipe() {
@@ -132,7 +132,7 @@ fn a_flooding_controller_is_pushed_back_by_the_pipe() {
     );
 }
 
-/// issue 76.2: SIGTERM with 83 MB of replies unread left the engine running until they were
+/// SIGTERM with 83 MB of replies unread left the engine running until they were
 /// read. Now the session ends at once, or within the grace period when a reply cannot be
 /// written.
 #[test]
@@ -153,7 +153,7 @@ fn sigterm_ends_the_session_promptly_when_stdout_is_not_read() {
     assert!(ended, "still running {took:?} after SIGTERM");
 }
 
-/// issue 76.6: under `nohup` (SIGHUP ignored) or as a background job (SIGINT ignored), the
+/// Under `nohup` (SIGHUP ignored) or as a background job (SIGINT ignored), the
 /// engine installed its handlers anyway and ended the session on HUP or INT.
 #[test]
 fn signals_ignored_at_start_stay_ignored() {
@@ -229,7 +229,7 @@ type Resource = libc::__rlimit_resource_t;
 #[cfg(all(unix, not(all(target_os = "linux", target_env = "gnu"))))]
 type Resource = libc::c_int;
 
-/// issue 76.3: `[alphabeta] hash_mb` within half of the machine's memory but beyond the
+/// `[alphabeta] hash_mb` within half of the machine's memory but beyond the
 /// process's address-space (or data) limit aborted the process (exit 134) in the allocation.
 /// Now it is refused naming the key, like a tree (`search.max_nodes`) beyond the limit; an
 /// ordinary configuration still plays under the same limit.

@@ -1,7 +1,7 @@
 //! The opening book: the turns strong players chose in the first turns of their games, counted
 //! over a collection of records (`liuzi-book` builds it, `engine.book` names the file).
 //!
-//! On a near-empty board the search's playouts cannot tell the pairs apart (issue 17: given
+//! On a near-empty board the search's playouts cannot tell the pairs apart (given
 //! 1.7 s, White's reply to the centre stone landed about five lines away), while expert games
 //! agree: 98% of White's replies to the centre lie within two lines of it. So while a position
 //! is in the book, the engine plays one of the turns played there, drawn in proportion to how

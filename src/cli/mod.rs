@@ -244,7 +244,7 @@ impl Cli {
 mod tests {
     use super::*;
 
-    /// issue 74.4: each binary's help names its own default protocol.
+    /// Each binary's help names its own default protocol.
     #[test]
     fn help_says_which_protocol_each_binary_starts_in() {
         let c6 = Command::C6 {

@@ -570,7 +570,7 @@ mod tests {
         assert_eq!(out.stdout, "");
         assert!(out.stderr.contains("black wins"), "{out:?}");
         assert!(send(&mut g, "next").stderr.contains("the game is over"));
-        // issue 18.13: a stone after it says so, not "the previous turn is unfinished".
+        // A stone after it says so, not "the previous turn is unfinished".
         for line in ["move KA", "white KAKB", "black KA"] {
             let out = send(&mut g, line);
             assert!(out.stderr.contains("the game is over"), "{line}: {out:?}");

@@ -599,7 +599,7 @@ mod tests {
 
     #[test]
     fn a_huge_clock_plans_no_more_than_the_longest_turn() {
-        // issue 18.4: time_settings 999999999 0 0 planned ~3e7 s a turn.
+        // Time_settings 999999999 0 0 planned ~3e7 s a turn.
         let c = clock(999_999_999.0, 0.0, 0);
         for n in [1, 3, 4, 100] {
             let t = c.stone_budget(&board_with(n)).time.unwrap();
