@@ -3,16 +3,16 @@
 # part removed (experiments/ablation/VARIANT.toml), one thread each, a fixed number of playouts
 # a stone for both (so the result does not depend on the machine's load), colour-swapped pairs
 # on the experts' openings (first two turns, shuffled by SEED). Rerun to resume.
-# Usage: scripts/ablation.sh VARIANT [GAMES] [SEED] [CONCURRENCY]
+# Usage: scripts/ablation-match.sh VARIANT [GAMES] [SEED] [CONCURRENCY]
 #   PLAYOUTS (env): playouts a stone for both engines, default 1500.
 # Results: experiments/ablation/default-vs-VARIANT.{jsonl,txt}.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-variant="${1:?usage: scripts/ablation.sh VARIANT [GAMES] [SEED] [CONCURRENCY]}"
+variant="${1:?usage: scripts/ablation-match.sh VARIANT [GAMES] [SEED] [CONCURRENCY]}"
 games="${2:-200}"; seed="${3:-1}"; concurrency="${4:-1}"; playouts="${PLAYOUTS:-1500}"
 openings="${OPENINGS:-$root/../shared/data/littlegolem-experts.games}"
 here="$root/experiments/ablation"
-work="$root/target/ablation"
+work="$root/target/ablation-match"
 # The players are frozen once, so that rebuilding during a long run does not change them.
 if [ ! -x "$work/bin/liuzi" ]; then
   (cd "$root" && cargo build --release --quiet -p liuzi --bin liuzi -p liuzi-tools --bin liuzi-match)
