@@ -258,7 +258,7 @@ fn closest_with_mean(scores: &[f64], observed: &[f64], mean: f64) -> Option<Vec<
 }
 
 /// The distribution on `scores` with (mean − 1/2) / σ = `t` that makes `observed` most likely,
-/// by the fixed-point iteration of Van den Bergh's section 4.1, started from the uniform
+/// by the fixed-point iteration of Van den Bergh's paper (its part 4.1), started from the uniform
 /// distribution.
 fn closest_with_t(scores: &[f64], observed: &[f64], t: f64) -> Option<Vec<f64>> {
     const ITERATIONS: usize = 1000;
