@@ -367,3 +367,22 @@ fn no_two_files_import_each_other() {
         }
     }
 }
+
+/// stderr is written only through `protocol::stderr_queue`, whose writer thread may fall behind:
+/// a direct write blocks the engine when the controller never reads stderr.
+#[test]
+fn stderr_is_written_only_through_its_queue() {
+    for (file, text) in sources("src") {
+        if file.ends_with("protocol/stderr_queue.rs") {
+            continue;
+        }
+        for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            let direct = line.contains("stderr()") && !line.contains("is_terminal");
+            assert!(
+                !direct,
+                "{}: write stderr through its queue: {line}",
+                file.display()
+            );
+        }
+    }
+}

@@ -10,7 +10,6 @@ use super::Gtp;
 use crate::engine::{NoAnalysis, NoSearch};
 use crate::protocol::input::{Control, Input};
 use crate::rules::{Color, Point};
-use std::io::Write;
 use std::time::{Duration, Instant};
 
 /// A command whose reply streams, run after its first line is out.
@@ -119,7 +118,7 @@ impl Gtp {
         let mut text = String::new();
         let children = self.engine.analysis().map_or(&[][..], |a| &a.children);
         analyze::final_gfx(children, p, elapsed.as_secs_f64(), &mut text);
-        // A closed stderr must not stop the game.
-        let _ = std::io::stderr().write_all(text.as_bytes());
+        // Never waits: a full, unread stderr drops blocks, it never stops the game.
+        super::super::stderr_queue::write(text.into_bytes());
     }
 }
