@@ -13,19 +13,22 @@ games="${2:-200}"; seed="${3:-1}"; concurrency="${4:-1}"; playouts="${PLAYOUTS:-
 openings="${OPENINGS:-$root/../shared/data/littlegolem-experts.games}"
 here="$root/experiments/ablation"
 work="$root/target/ablation-match"
-# The players are frozen once, so that rebuilding during a long run does not change them.
+# The players are frozen once, binaries and shipped files together, so that rebuilding or
+# retraining during a long run does not change them: the engines run in $work, where the
+# engine finds the frozen engine-config/ (the working directory is looked in first).
 if [ ! -x "$work/bin/liuzi" ]; then
   (cd "$root" && cargo build --release --quiet -p liuzi --bin liuzi -p liuzi-tools --bin liuzi-match)
   mkdir -p "$work/bin"
   cp "$root/target/release/liuzi" "$root/target/release/liuzi-match" "$work/bin/"
+  cp -r "$root/engine-config" "$work/"
 fi
 name="default-vs-$variant"
 results="$here/$name.jsonl"
 resume=(); [ -s "$results" ] && resume=(--resume)
 engine="$work/bin/liuzi"
 "$work/bin/liuzi-match" \
-  --engine "name=default st=60 cmd='$engine gtp --threads 1 --playouts $playouts'" \
-  --engine "name=$variant st=60 cmd='$engine --config $here/$variant.toml gtp --threads 1 --playouts $playouts'" \
+  --engine "name=default st=60 dir=$work cmd='$engine gtp --threads 1 --playouts $playouts'" \
+  --engine "name=$variant st=60 dir=$work cmd='$engine --config $here/$variant.toml gtp --threads 1 --playouts $playouts'" \
   --games "$games" --openings "$openings" --opening-turns 2 --shuffle-openings --seed "$seed" \
   --concurrency "$concurrency" --results "$results" --event "$name" \
   "${resume[@]}" | tee "$here/$name.txt"
