@@ -9,10 +9,10 @@ use super::minimax;
 use super::node::{Children, Expansion, Proof, MAX_VISITS, REWARD_UNIT};
 use super::outcome::{report_lost, root_children};
 use super::playout::{run_playout, Cutoff, PlayoutEnd};
-use super::proofs::{self, DeepFinding};
+use super::proven;
 use super::select::{select_child, NodeView};
+use super::tactics::{Finding, NodeTactics, Visit};
 use super::tree::{Tree, ROOT};
-use super::tree_pair::{pair_defence_proof, tree_pair_budget};
 use super::Search;
 use super::SearchParams;
 use crate::eval::Evaluator;
@@ -20,7 +20,6 @@ use crate::rules::{Board, Color, GameResult, Point, Stage};
 use crate::search::common::{
     min_cap, Limits, PositionFactory, SearchPosition, SearchRng, ThinkObserver,
 };
-use crate::tactics::Solver;
 use rand::SeedableRng;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -270,16 +269,14 @@ struct Worker<'s, 'a, P> {
     amaf_scratch: AmafScratch,
     /// Playouts of this thread.
     local: u64,
-    /// The tree's small solves (`params.tactics.solver_tree_nodes`), when proofs are on.
-    solver: Option<Solver>,
+    /// The in-tree tactics at the nodes of the descents, when the tree's solves are on.
+    tactics: Option<NodeTactics<'s>>,
     last_progress: Instant,
     root_side: Color,
 }
 
 impl<'s, 'a, P: SearchPosition> Worker<'s, 'a, P> {
     fn new(shared: &'s Shared<'a>, thread: usize, seed: u64, root_pos: &'s P) -> Self {
-        let params = shared.params;
-        let proofs = params.tactics.solver;
         Worker {
             shared,
             thread,
@@ -294,8 +291,7 @@ impl<'s, 'a, P: SearchPosition> Worker<'s, 'a, P> {
             stones: Vec::new(),
             amaf_scratch: AmafScratch::default(),
             local: 0,
-            solver: (proofs && params.tactics.solver_tree_nodes > 0)
-                .then(|| proofs::tree_solver(&params.tactics)),
+            tactics: NodeTactics::new(shared.params, &shared.tree_pair_nodes),
             last_progress: Instant::now(),
             root_side: root_pos.board().to_move(),
         }
@@ -325,7 +321,7 @@ impl<'s, 'a, P: SearchPosition> Worker<'s, 'a, P> {
                     if visits_before.saturating_add(1) >= params.expand_visits
                         && !tree.is_full() =>
                 {
-                    self.expand(node, depth, parent_block)
+                    self.expand(node, depth, visits_before, parent_block)
                 }
                 _ => ControlFlow::Break(self.play_out()),
             };
@@ -351,7 +347,7 @@ impl<'s, 'a, P: SearchPosition> Worker<'s, 'a, P> {
             return Some(Ending::exact(r));
         }
         if node != ROOT {
-            if let Some(w) = proofs::proven_winner(tree.edge(node).proof(), shared.mover(depth)) {
+            if let Some(w) = proven::proven_winner(tree.edge(node).proof(), shared.mover(depth)) {
                 return Some(Ending::exact(GameResult::Win(w)));
             }
         }
@@ -369,78 +365,69 @@ impl<'s, 'a, P: SearchPosition> Worker<'s, 'a, P> {
         c: Children,
         visits_before: u32,
     ) -> ControlFlow<Ending, Children> {
-        let (shared, tree, params) = (self.shared, self.shared.tree, self.shared.params);
-        let c = if let Some(s) = self.solver.as_mut().filter(|_| {
-            node != ROOT
-                && params.tactics.solver_deep_nodes > 0
-                && visits_before.saturating_add(1) >= params.tactics.solver_deep_visits
-                && depth as u32 <= params.tactics.solver_tree_plies
-        }) {
-            let mover = shared.mover(depth);
-            match proofs::deep_solve(s, tree, node, self.pos.board(), mover, params) {
-                DeepFinding::Winner(w) => {
-                    self.propagate();
-                    return ControlFlow::Break(Ending::exact(GameResult::Win(w)));
-                }
-                DeepFinding::Zone(zone) => {
-                    narrow_to_zone(tree, params, node, &self.pos, &zone, &mut self.scratch);
-                }
-                DeepFinding::Nothing => {}
-            }
-            // The block another thread or the zone put in place.
-            tree.children(node).unwrap_or(c)
-        } else {
-            c
+        let (tree, params) = (self.shared.tree, self.shared.params);
+        let Some(tactics) = self.tactics.as_mut().filter(|_| node != ROOT) else {
+            return ControlFlow::Continue(c);
         };
-        if let Some(s) = self.solver.as_mut().filter(|_| {
-            c.restricted
-                && node != ROOT
-                && params.tactics.solver_tree_pair_nodes > 0
-                && visits_before.saturating_add(1) >= params.tactics.solver_tree_pair_visits
-                && depth as u32 <= params.tactics.solver_tree_plies
-        }) {
-            let spent = shared.tree_pair_nodes.load(Ordering::Relaxed);
-            let budget = tree_pair_budget(&params.tactics, spent);
-            let mover = shared.mover(depth);
-            let board = self.pos.board();
-            let before = s.total_nodes();
-            let found = pair_defence_proof(s, tree, node, board, mover, params, budget);
-            let spent = s.total_nodes() - before;
-            shared.tree_pair_nodes.fetch_add(spent, Ordering::Relaxed);
-            if let Some(w) = found {
+        let at = Visit {
+            tree,
+            edge: node,
+            depth,
+            visits: visits_before,
+            board: self.pos.board(),
+            mover: self.shared.mover(depth),
+        };
+        let c = match tactics.at_expanded(&at) {
+            Some(Finding::Winner(w)) => {
                 self.propagate();
                 return ControlFlow::Break(Ending::exact(GameResult::Win(w)));
             }
+            Some(finding) => {
+                if let Finding::Zone(zone) = finding {
+                    narrow_to_zone(tree, params, node, &self.pos, &zone, &mut self.scratch);
+                }
+                // The block another thread or the zone put in place.
+                tree.children(node).unwrap_or(c)
+            }
+            None => c,
+        };
+        if let Some(w) = tactics.pair_defence(&at, c.restricted) {
+            self.propagate();
+            return ControlFlow::Break(Ending::exact(GameResult::Win(w)));
         }
         ControlFlow::Continue(c)
     }
 
-    /// Expands the leaf `node`: the expansion's solve first (a proof ends the descent; the
-    /// opponent's threat gives a defence zone), then the children ([`expand`]), narrowed by the
-    /// zone and the pair order below `parent_block`. Returns the new children, or the playout
-    /// when the tree has no room for them.
+    /// Expands the leaf `node` (`visits_before` visits before this descent): the in-tree
+    /// tactics' solve first (a proof ends the descent; the opponent's threat gives a defence
+    /// zone), then the children ([`expand`]), narrowed by the zone and the pair order below
+    /// `parent_block`. Returns the new children, or the playout when the tree has no room for
+    /// them.
     fn expand(
         &mut self,
         node: u32,
         depth: usize,
+        visits_before: u32,
         parent_block: Option<Children>,
     ) -> ControlFlow<Ending, Children> {
         let (shared, tree, params) = (self.shared, self.shared.tree, self.shared.params);
         let mut zone = None;
-        if let Some(s) = self
-            .solver
-            .as_mut()
-            .filter(|_| node != ROOT && depth as u32 <= params.tactics.solver_tree_plies)
-        {
-            let mover = shared.mover(depth);
-            let proof = proofs::expansion_proof(s, self.pos.board(), mover);
-            if let Some(w) = proofs::proven_winner(proof, mover) {
-                tree.edge(node).set_proof(proof);
-                self.propagate();
-                return ControlFlow::Break(Ending::exact(GameResult::Win(w)));
-            }
-            if params.tactics.solver_tree_defence {
-                zone = proofs::defence_zone(s, self.pos.board());
+        if let Some(tactics) = self.tactics.as_mut().filter(|_| node != ROOT) {
+            let at = Visit {
+                tree,
+                edge: node,
+                depth,
+                visits: visits_before,
+                board: self.pos.board(),
+                mover: shared.mover(depth),
+            };
+            match tactics.at_expansion(&at) {
+                Finding::Winner(w) => {
+                    self.propagate();
+                    return ControlFlow::Break(Ending::exact(GameResult::Win(w)));
+                }
+                Finding::Zone(z) => zone = Some(z),
+                Finding::Nothing => {}
             }
         }
         earlier_siblings(
@@ -611,7 +598,7 @@ impl<'s, 'a, P: SearchPosition> Worker<'s, 'a, P> {
     /// Backs the proof of the path's last edge up the path.
     fn propagate(&self) {
         let shared = self.shared;
-        proofs::propagate(
+        proven::propagate(
             shared.tree,
             &self.path,
             shared.root_len,

@@ -5,14 +5,15 @@
 //! sees the opponent's best replies a few stones deep through the evaluator, as our alpha-beta
 //! does (docs/search.md, in-tree tactics).
 
-use super::node::Proof;
+use super::super::node::Proof;
+use super::super::proven::root_choice;
+use super::super::tree::{Tree, ROOT};
+use super::super::SearchParams;
 use super::pair_check::{best_second, board_after};
-use super::proofs::root_choice;
-use super::tree::{Tree, ROOT};
-use super::Search;
+use super::RootTactics;
 use crate::notation::format_gtp;
 use crate::rules::{Board, Point, Stage};
-use crate::search::common::{JudgeLimits, PositionFactory, ThinkObserver};
+use crate::search::common::{JudgeLimits, ThinkObserver};
 use web_time::Instant;
 
 /// A turn enters the verification with at least this share of the chosen turn's visits: the
@@ -45,7 +46,7 @@ fn candidates(tree: &Tree, chosen: u32, count: usize) -> Vec<u32> {
     list
 }
 
-impl<F: PositionFactory> Search<F> {
+impl RootTactics {
     /// Judges the candidate turns; returns the root child to play instead of the search's
     /// choice, when one is judged better. Every judgement shares the time to `deadline` (and
     /// `nodes` alpha-beta nodes) equally; a judgement that does not reach the depth leaves the
@@ -53,32 +54,34 @@ impl<F: PositionFactory> Search<F> {
     /// `observer` ends the judgement under way (and so leaves the rest unjudged).
     pub(super) fn verify_choice(
         &mut self,
+        tree: &Tree,
+        params: &SearchParams,
         board: &Board,
         deadline: Option<Instant>,
         nodes: Option<u64>,
         observer: Option<&dyn ThinkObserver>,
     ) -> Option<u32> {
-        let depth = self.params.verify_depth;
+        let depth = params.verify_depth;
         let judge = self.judge.as_mut()?;
-        let chosen = root_choice(&self.tree, &self.params)?;
-        if self.tree.edge(chosen).proof() == Proof::Win {
+        let chosen = root_choice(tree, params)?;
+        if tree.edge(chosen).proof() == Proof::Win {
             return None;
         }
-        let list = candidates(&self.tree, chosen, self.params.verify_pairs as usize);
+        let list = candidates(tree, chosen, params.verify_pairs as usize);
         if list.len() < 2 {
             tracing::debug!("verify: no other turn with a tenth of the search's choice's visits");
             return None;
         }
         let started = Instant::now();
         let size = board.size();
-        let point = |e: u32| Point::from_index(self.tree.edge(e).cell() as usize, size);
+        let point = |e: u32| Point::from_index(tree.edge(e).cell() as usize, size);
         let mut best: Option<(u32, f64)> = None;
         let mut chosen_value = None;
         let mut notes = Vec::new();
         for (k, &first) in list.iter().enumerate() {
             let mut stones = vec![point(first)];
             if board.stage() == Stage::First {
-                match best_second(&self.tree, &self.params, first) {
+                match best_second(tree, params, first) {
                     Some(second) => stones.push(point(second)),
                     None => continue,
                 }
@@ -118,7 +121,7 @@ impl<F: PositionFactory> Search<F> {
         let (mut pick, value) = best?;
         // Another turn must beat the search's choice by more than the margin; with a margin, a
         // choice left unjudged (no second stone in the tree to make its pair) stands.
-        let margin = f64::from(self.params.verify_margin);
+        let margin = f64::from(params.verify_margin);
         let keep = match chosen_value {
             Some(c) => value <= c + margin,
             None => margin > 0.0,
@@ -148,7 +151,7 @@ mod tests {
     use super::*;
     use crate::search::common::test_support::SimpleFactory;
     use crate::search::common::{Judgement, PositionJudge};
-    use crate::search::mcts::SearchParams;
+    use crate::search::mcts::Search;
     use crate::search::Limits;
     use std::sync::atomic::{AtomicU32, Ordering};
     use std::sync::Arc;
@@ -227,7 +230,8 @@ mod tests {
         let board = before_the_mistake();
         let size = board.size();
         search
-            .verify_choice(&board, None, None, None)
+            .tactics
+            .verify_choice(&search.tree, &search.params, &board, None, None, None)
             .map(|e| Point::from_index(search.tree.edge(e).cell() as usize, size))
     }
 
