@@ -15,6 +15,7 @@
 
 mod amaf;
 mod choice;
+mod ending;
 mod eval_prior;
 mod expand;
 mod extension;

@@ -2,11 +2,12 @@
 //! and time limits, the caller's observer (stop requests, progress) and the early stop.
 
 use super::amaf::{self, AmafScratch};
+use super::ending::Ending;
 use super::eval_prior::prior_evaluator;
 use super::expand::{earlier_siblings, expand, narrow_to_zone, ExpandScratch, Narrowing};
 use super::extension;
 use super::minimax;
-use super::node::{Children, Expansion, Proof, MAX_VISITS, REWARD_UNIT};
+use super::node::{Children, Expansion, Proof, MAX_VISITS};
 use super::outcome::{report_lost, root_children};
 use super::playout::{run_playout, Cutoff, PlayoutEnd};
 use super::proven;
@@ -67,7 +68,7 @@ struct Shared<'a> {
     proven_lost: bool,
 }
 
-impl Shared<'_> {
+impl<'a> Shared<'a> {
     /// The player whose point of view the stats of the edge at `depth` hold: the one who
     /// placed its stone (for the root: the player of the last stone, or White on an empty
     /// board, so that the side to move is its opponent unless it is the same turn).
@@ -78,61 +79,18 @@ impl Shared<'_> {
             Board::color_of_stone(self.root_len + depth - 1)
         }
     }
-}
 
-/// A share `score` of a win as a reward, in units of 1/[`REWARD_UNIT`].
-fn reward(score: f64) -> u32 {
-    (score.clamp(0.0, 1.0) * f64::from(REWARD_UNIT)).round() as u32
-}
-
-/// How one descent ended: how its playout (or the game, or a proof) ended, and the evaluator's
-/// win probability for the side to move at the leaf its playout started from (when leaves are
-/// valued).
-struct Ending {
-    end: PlayoutEnd,
-    leaf_value: Option<(Color, f64)>,
-    /// The end is the game's (a finished game or a proof), not a playout's.
-    exact: bool,
-}
-
-impl Ending {
-    fn exact(result: GameResult) -> Ending {
-        Ending {
-            end: PlayoutEnd::Over(result),
-            leaf_value: None,
-            exact: true,
+    /// The node `edge` at `depth`, with `visits` before this descent and `board` its position,
+    /// as the in-tree tactics see it.
+    fn visit<'v>(&'v self, edge: u32, depth: usize, visits: u32, board: &'v Board) -> Visit<'v> {
+        Visit {
+            tree: self.tree,
+            edge,
+            depth,
+            visits,
+            board,
+            mover: self.mover(depth),
         }
-    }
-
-    /// The leaf's value for `player`, the player of the descent's last edge: the evaluator's,
-    /// or the exact result when the descent ended on a finished game or a proof.
-    fn value_for(&self, player: Color) -> Option<f32> {
-        if !self.exact {
-            let (me, v) = self.leaf_value?;
-            let v = v.clamp(0.0, 1.0) as f32;
-            return Some(if me == player { v } else { 1.0 - v });
-        }
-        self.end.score_for(player).map(|s| s as f32)
-    }
-
-    /// Rewards for Black and White: the end's, mixed with the leaf value by `lambda`, rounded
-    /// to a unit for one side (the other side gets the complement).
-    fn rewards(&self, lambda: f32) -> [u32; 2] {
-        let (me, mixed) = match self.leaf_value {
-            None => (
-                Color::Black,
-                self.end.score_for(Color::Black).unwrap_or(0.5),
-            ),
-            Some((me, v)) => {
-                let z = self.end.score_for(me).unwrap_or(0.5);
-                let lambda = f64::from(lambda);
-                (me, (1.0 - lambda) * z + lambda * v.clamp(0.0, 1.0))
-            }
-        };
-        let mine = reward(mixed);
-        let mut out = [REWARD_UNIT - mine; 2];
-        out[me.index()] = mine;
-        out
     }
 }
 
@@ -369,14 +327,9 @@ impl<'s, 'a, P: SearchPosition> Worker<'s, 'a, P> {
         let Some(tactics) = self.tactics.as_mut().filter(|_| node != ROOT) else {
             return ControlFlow::Continue(c);
         };
-        let at = Visit {
-            tree,
-            edge: node,
-            depth,
-            visits: visits_before,
-            board: self.pos.board(),
-            mover: self.shared.mover(depth),
-        };
+        let at = self
+            .shared
+            .visit(node, depth, visits_before, self.pos.board());
         let c = match tactics.at_expanded(&at) {
             Some(Finding::Winner(w)) => {
                 self.propagate();
@@ -413,14 +366,7 @@ impl<'s, 'a, P: SearchPosition> Worker<'s, 'a, P> {
         let (shared, tree, params) = (self.shared, self.shared.tree, self.shared.params);
         let mut zone = None;
         if let Some(tactics) = self.tactics.as_mut().filter(|_| node != ROOT) {
-            let at = Visit {
-                tree,
-                edge: node,
-                depth,
-                visits: visits_before,
-                board: self.pos.board(),
-                mover: shared.mover(depth),
-            };
+            let at = shared.visit(node, depth, visits_before, self.pos.board());
             match tactics.at_expansion(&at) {
                 Finding::Winner(w) => {
                     self.propagate();
@@ -646,69 +592,4 @@ fn cannot_be_overtaken(shared: &Shared, done: u64) -> bool {
         }
     }
     first - second > remaining
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rewards_mix_the_result_with_the_leaf_value_and_stay_complementary() {
-        let win = GameResult::Win(Color::Black);
-        let exact = Ending::exact(win);
-        assert_eq!(exact.rewards(0.5), [REWARD_UNIT, 0]);
-        let draw = Ending::exact(GameResult::Draw);
-        assert_eq!(draw.rewards(0.0), [REWARD_UNIT / 2; 2]);
-        // White to move at the leaf, valued 0.75 for White; Black won the playout.
-        let valued = Ending {
-            end: PlayoutEnd::Over(win),
-            leaf_value: Some((Color::White, 0.75)),
-            exact: false,
-        };
-        assert_eq!(valued.value_for(Color::White), Some(0.75));
-        assert_eq!(valued.value_for(Color::Black), Some(0.25));
-        assert_eq!(exact.value_for(Color::Black), Some(1.0));
-        let unvalued = Ending {
-            leaf_value: None,
-            ..Ending::exact(win)
-        };
-        assert_eq!(
-            Ending {
-                exact: false,
-                ..unvalued
-            }
-            .value_for(Color::Black),
-            None,
-            "a playout's result is no minimax value"
-        );
-        assert_eq!(valued.rewards(0.0), [REWARD_UNIT, 0]);
-        assert_eq!(valued.rewards(1.0), [REWARD_UNIT / 4, 3 * REWARD_UNIT / 4]);
-        // λ = 0.5: White gets (0 + 0.75) / 2 = 0.375 of a win, rounded to a unit.
-        let white = (0.375 * REWARD_UNIT as f64).round() as u32;
-        assert_eq!(valued.rewards(0.5), [REWARD_UNIT - white, white]);
-    }
-
-    #[test]
-    fn a_cut_off_playout_is_rewarded_its_probability() {
-        let cut = Ending {
-            end: PlayoutEnd::CutOff { black_wins: 0.8 },
-            leaf_value: None,
-            exact: false,
-        };
-        // 0.8 of a win for Black, 0.2 for White, in units (not a coin's 0 or 1).
-        let black = (0.8 * REWARD_UNIT as f64).round() as u32;
-        assert_eq!(cut.rewards(0.0), [black, REWARD_UNIT - black]);
-        assert_eq!(
-            cut.value_for(Color::Black),
-            None,
-            "no leaf value without the evaluator"
-        );
-        // White to move at the leaf, valued 0.75 for White: λ = 0.5 mixes 0.2 and 0.75.
-        let valued = Ending {
-            leaf_value: Some((Color::White, 0.75)),
-            ..cut
-        };
-        let white = (0.475 * REWARD_UNIT as f64).round() as u32;
-        assert_eq!(valued.rewards(0.5), [REWARD_UNIT - white, white]);
-    }
 }

@@ -6,7 +6,7 @@
 //!   pair defence of a node whose children are a defence zone ([`tree_pair`]).
 //! * [`RootTactics`], the search's, at the root: before the search, the root plan and its marks
 //!   ([`root_plan`]); after it, the quiet-win check ([`quiet_wins`]) and the pair check
-//!   ([`pair_check`]), then the pair verification ([`verify`]).
+//!   ([`pair_check`]), then the pair verification ([`RootTactics::verify`], in [`verify`]).
 //!
 //! The tactics see the tree they are handed ([`Tree`]), mark its edges proven and back the
 //! proofs up (`proven`); the core backs up the proofs of the descent's tactics itself.
@@ -24,7 +24,7 @@ use super::tree::Tree;
 use super::SearchParams;
 use crate::patterns::CellSet;
 use crate::rules::{Board, Color, Point};
-use crate::search::common::{Limits, PositionJudge, RootPlan, ThinkObserver};
+use crate::search::common::{Limits, PositionJudge, RootPlan};
 use crate::tactics::{Solver, SolverLimits};
 use pair_check::CheckBudget;
 use std::collections::HashSet;
@@ -224,21 +224,6 @@ impl RootTactics {
             || params.verify_depth == 0
             || (verify_stones > 0 && board.stone_count() >= verify_stones as usize)
             || (limits.time.is_none() && playout_cap.is_none()))
-    }
-
-    /// The pair verification, within the time to `deadline` and, with a playout limit, a node
-    /// budget by the playouts. Returns the root child it prefers to the search's choice.
-    pub fn verify(
-        &mut self,
-        tree: &Tree,
-        params: &SearchParams,
-        board: &Board,
-        deadline: Option<Instant>,
-        playout_cap: Option<u64>,
-        observer: Option<&dyn ThinkObserver>,
-    ) -> Option<u32> {
-        let nodes = playout_cap.map(|n| n.saturating_mul(verify::NODES_PER_PLAYOUT).max(1));
-        self.verify_choice(tree, params, board, deadline, nodes, observer)
     }
 
     /// The stone's search is over: the solver no longer answers to its observer.

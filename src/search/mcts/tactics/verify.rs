@@ -24,7 +24,7 @@ const MIN_VISIT_SHARE: f64 = 0.1;
 /// Alpha-beta nodes per playout of a playout-limited search without a clock (alpha-beta visits
 /// about 100,000 nodes a second where the MCTS runs about 16,000 playouts), so fixed-playout
 /// searches stay reproducible.
-pub(super) const NODES_PER_PLAYOUT: u64 = 2;
+const NODES_PER_PLAYOUT: u64 = 2;
 
 /// The root children to verify, the search's choice first, then by visits.
 fn candidates(tree: &Tree, chosen: u32, count: usize) -> Vec<u32> {
@@ -47,20 +47,22 @@ fn candidates(tree: &Tree, chosen: u32, count: usize) -> Vec<u32> {
 }
 
 impl RootTactics {
-    /// Judges the candidate turns; returns the root child to play instead of the search's
-    /// choice, when one is judged better. Every judgement shares the time to `deadline` (and
-    /// `nodes` alpha-beta nodes) equally; a judgement that does not reach the depth leaves the
+    /// After the search, the pair verification (a hook the core calls): judges the candidate
+    /// turns; returns the root child to play instead of the search's choice, when one is judged
+    /// better. Every judgement shares the time to `deadline` (and, with a playout limit
+    /// `playout_cap`, [`NODES_PER_PLAYOUT`] alpha-beta nodes a playout) equally; a judgement that does not reach the depth leaves the
     /// turn out, and the search's own choice unjudged leaves it standing. A stop from
     /// `observer` ends the judgement under way (and so leaves the rest unjudged).
-    pub(super) fn verify_choice(
+    pub(in super::super) fn verify(
         &mut self,
         tree: &Tree,
         params: &SearchParams,
         board: &Board,
         deadline: Option<Instant>,
-        nodes: Option<u64>,
+        playout_cap: Option<u64>,
         observer: Option<&dyn ThinkObserver>,
     ) -> Option<u32> {
+        let nodes = playout_cap.map(|n| n.saturating_mul(NODES_PER_PLAYOUT).max(1));
         let depth = params.verify_depth;
         let judge = self.judge.as_mut()?;
         let chosen = root_choice(tree, params)?;
@@ -231,7 +233,7 @@ mod tests {
         let size = board.size();
         search
             .tactics
-            .verify_choice(&search.tree, &search.params, &board, None, None, None)
+            .verify(&search.tree, &search.params, &board, None, None, None)
             .map(|e| Point::from_index(search.tree.edge(e).cell() as usize, size))
     }
 
