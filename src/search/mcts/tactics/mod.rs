@@ -8,8 +8,9 @@
 //!   ([`root_plan`]); after it, the quiet-win check ([`quiet_wins`]) and the pair check
 //!   ([`pair_check`]), then the pair verification ([`RootTactics::verify`], in [`verify`]).
 //!
-//! The tactics see the tree they are handed ([`Tree`]), mark its edges proven and back the
-//! proofs up (`proven`); the core backs up the proofs of the descent's tactics itself.
+//! The tactics work on what the hook hands them: the tree ([`Tree`]), the position and the
+//! settings. They mark edges proven; the core backs up the proofs found in a descent, and the
+//! root's checks back theirs up through the core's `proven`.
 
 mod node_solves;
 mod pair_check;
