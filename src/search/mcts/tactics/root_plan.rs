@@ -108,6 +108,7 @@ pub(super) mod tests {
     use crate::tactics::suite::replay;
     use crate::tactics::{SolverLimits, ThreatBoard};
 
+    /// Settings of 300 playouts, the solver on or off.
     pub(in super::super) fn params(solver: bool) -> SearchParams {
         SearchParams {
             playouts: 300,
