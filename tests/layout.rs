@@ -386,3 +386,49 @@ fn stderr_is_written_only_through_its_queue() {
         }
     }
 }
+
+/// The MCTS's in-tree tactics (`src/search/mcts/tactics/`) see the core only through what their
+/// hook (`tactics/mod.rs`) is handed: the tree, its proven edges, the choice among children and
+/// the settings; never the workers, the expansion, the playouts or `Search`.
+#[test]
+fn the_in_tree_tactics_see_the_core_only_through_the_tree() {
+    let allowed = ["node", "tree", "proven", "choice", "SearchParams"];
+    let mut seen = 0;
+    for (file, text) in sources("src/search/mcts/tactics") {
+        // `super::` from the hook is the core; from the files below it, `super::super::`.
+        let to_core = if file.ends_with("mod.rs") { 1 } else { 2 };
+        let code = text.split("#[cfg(test)]").next().unwrap();
+        for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            assert!(
+                !line.contains("search::mcts::"),
+                "{}: {line}",
+                file.display()
+            );
+            for (i, _) in line.match_indices("super::") {
+                if line[..i].ends_with("super::") {
+                    continue;
+                }
+                let mut rest = &line[i..];
+                let mut ups = 0;
+                while let Some(r) = rest.strip_prefix("super::") {
+                    rest = r;
+                    ups += 1;
+                }
+                if ups != to_core {
+                    continue;
+                }
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                assert!(
+                    allowed.contains(&name.as_str()),
+                    "{}: the tactics reach into the core: {line}",
+                    file.display()
+                );
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen > 10, "the tactics' imports of the core: {seen} seen");
+}

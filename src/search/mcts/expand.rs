@@ -1,7 +1,7 @@
 //! Which children a node gets (docs/search.md, expansion): the winning stones when the side to move
 //! can complete a six this turn; otherwise the blocking stones when the opponent threatens one;
-//! otherwise, given a defence zone (the opponent has a VCDT if we passed, `proofs::defence_zone`),
-//! its stones; otherwise the position's candidates. Forced sets lose nothing: a winning pair can
+//! otherwise, given a defence zone (the opponent has a VCDT if we passed; the in-tree tactics
+//! find it), its stones; otherwise the position's candidates. Forced sets lose nothing: a winning pair can
 //! always be played in the order "winning stone first", and every turn that stops a threat contains
 //! a blocking stone that can go first.
 //!
@@ -249,7 +249,7 @@ pub(crate) fn expand<P: SearchPosition>(
 }
 
 /// Narrows the free children of the expanded edge `edge` to a defence zone found after its
-/// expansion (a deep solve, `proofs::deep_solve`): a new restricted block of the zone's stones,
+/// expansion (the in-tree tactics' deep solve): a new restricted block of the zone's stones,
 /// which takes over the statistics of the children it keeps; the old block stays in the slab,
 /// unused. A kept child's subtree is dropped when it was built under the old pair order (its
 /// second stones left out siblings that may now be gone). Visited children go first, so the

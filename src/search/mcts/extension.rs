@@ -50,7 +50,7 @@ pub(super) fn unsettled(tree: &Tree) -> bool {
 #[cfg(test)]
 mod tests {
     use super::super::node::REWARD_UNIT;
-    use super::super::proofs::tests::block;
+    use super::super::proven::tests::block;
     use super::*;
 
     /// A root with three children of the given (visits, mean reward).

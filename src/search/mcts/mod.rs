@@ -7,47 +7,44 @@
 //! * Stone-level playouts: hard rules, then a roulette-wheel draw ([`playout`](self::playout)).
 //! * Tree-parallel workers with virtual loss over a lock-free arena ([`worker`](self::worker),
 //!   [`tree`](self::tree), [`node`](self::node)); tree reuse by re-rooting ([`root`](self::root)).
-//! * The threat-space solver: the shared root plan, proven nodes in the tree
-//!   ([`proofs`](self::proofs)).
+//! * Proven edges backed up through the tree, MCTS-solver style ([`proven`](self::proven)).
+//! * The in-tree tactics behind one hook ([`tactics`](self::tactics)): the threat solver at the
+//!   nodes of the descents and at the root before and after the search.
 //! * The final choice ([`choice`](self::choice)), principal variation and log line
 //!   ([`outcome`](self::outcome)).
 
 mod amaf;
 mod choice;
+mod ending;
 mod eval_prior;
 mod expand;
 mod extension;
 mod minimax;
 mod node;
 mod outcome;
-mod pair_check;
 mod params;
 mod playout;
-mod proofs;
-mod quiet_wins;
+mod proven;
 mod root;
 mod select;
+mod tactics;
 mod tree;
-mod tree_pair;
-mod verify;
 mod worker;
 
 pub use params::{OpeningNear, PairOrder, SearchParams};
 
 use super::common::{
-    forced_stone, min_cap, policy_of, root_plan, Analysis, Decision, Limits, PositionFactory,
-    PositionJudge, RootPlan, SearchOutcome, StoneTime, ThinkObserver, TimeUse,
+    forced_stone, min_cap, policy_of, Analysis, Decision, Limits, PositionFactory, PositionJudge,
+    RootPlan, SearchOutcome, StoneTime, TimeUse,
 };
 use crate::eval::Evaluator;
-use crate::patterns::CellSet;
 use crate::rules::{Board, Point, Stage};
-use crate::tactics::{Solver, SolverLimits, StopSignal};
 use eval_prior::prior_evaluator;
 use expand::{expand, ExpandScratch, Narrowing};
 use std::cell::Cell;
-use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
+use tactics::RootTactics;
 use tree::{Tree, ROOT};
 use web_time::Instant;
 
@@ -59,18 +56,12 @@ pub struct Search<F: PositionFactory> {
     /// Board size and stones at the tree's root, when the tree holds a search.
     root_history: Option<(usize, Vec<Point>)>,
     root_info: Analysis,
-    /// The threat solver of the root pre-pass.
-    solver: Solver,
+    /// The in-tree tactics at the root: the root plan, the checks and the verification.
+    tactics: RootTactics,
     /// Scores cut-off playouts (`params.playout_cutoff`) and leaves (`params.value_mix`).
     evaluator: Option<Arc<Evaluator>>,
     /// How this game's stones used their time (logged by [`Search::take_time_use`]).
     time_use: TimeUse,
-    /// Positions after one of our pairs that the pair check has looked at (`pair_check`).
-    checked_pairs: HashSet<u64>,
-    /// Positions after a turn that the quiet-win check has looked at (`quiet_wins`).
-    checked_quiet: HashSet<u64>,
-    /// Judges the turns the search rates closely (`verify`, `params.verify_depth`).
-    judge: Option<Box<dyn PositionJudge>>,
     /// Prunings of a full tree (`params.prune_at_cap`) since the search was made.
     prunes: Cell<u64>,
     /// The tree was grown without proofs, by a search of a lost position (`params.resist_lost`).
@@ -90,12 +81,9 @@ impl<F: PositionFactory> Search<F> {
             tree,
             root_history: None,
             root_info: Analysis::default(),
-            solver: Solver::new(SolverLimits::default()),
+            tactics: RootTactics::new(),
             evaluator: None,
             time_use: TimeUse::default(),
-            checked_pairs: HashSet::new(),
-            checked_quiet: HashSet::new(),
-            judge: None,
             prunes: Cell::new(0),
             proofless_tree: false,
             stone_progress: Cell::new((Instant::now(), 0)),
@@ -129,7 +117,7 @@ impl<F: PositionFactory> Search<F> {
 
     /// The judge of the pair verification; it is used when `params.verify_depth > 0`.
     pub fn set_judge(&mut self, judge: Option<Box<dyn PositionJudge>>) {
-        self.judge = judge;
+        self.tactics.set_judge(judge);
     }
 
     pub fn params(&self) -> &SearchParams {
@@ -146,9 +134,7 @@ impl<F: PositionFactory> Search<F> {
         self.root_history = None;
         self.proofless_tree = false;
         self.root_info = Analysis::default();
-        self.solver.clear();
-        self.checked_pairs.clear();
-        self.checked_quiet.clear();
+        self.tactics.clear();
     }
 
     /// The root of the last search (policy, visits and win rates per child).
@@ -195,30 +181,11 @@ impl<F: PositionFactory> Search<F> {
             };
             return Some(self.finish(board, outcome, limits));
         }
-        // An interrupted search skips the root's solves too: it answers at once; one interrupted
-        // during them gives them up.
-        self.solver.stop = limits
-            .observer
-            .clone()
-            .map(|o| Arc::new(ObserverStop(o)) as _);
-        let plan = if self.params.tactics.solver && !limits.stopped() {
-            let playouts = min_cap(limits.playouts, self.params.playout_limit());
-            let mut order = self.root_info.policy.clone();
-            order.sort_by(|a, b| b.1.total_cmp(&a.1));
-            let order: Vec<Point> = order.into_iter().map(|(p, _)| p).collect();
-            root_plan(
-                &mut self.solver,
-                board,
-                &self.params.tactics,
-                limits.time,
-                playouts,
-                Some(&order),
-            )
-        } else {
-            RootPlan::Free
-        };
+        let plan = self
+            .tactics
+            .plan(board, &self.params, limits, &self.root_info.policy);
         if let RootPlan::Play(best) = plan {
-            self.solver.stop = None;
+            self.tactics.done();
             self.root_info.decided = Some((best, Decision::Proven));
             let outcome = SearchOutcome {
                 win_rate: Some(1.0),
@@ -277,17 +244,7 @@ impl<F: PositionFactory> Search<F> {
             assert!(expanded, "an empty tree has room for the root's children");
         }
         self.root_history = Some((board.size(), board.history().to_vec()));
-        proofs::clear_exclusions(&self.tree);
-        match (&plan, resist) {
-            (RootPlan::Restrict { allowed, lost }, _) => {
-                proofs::restrict_root(&self.tree, allowed, lost)
-            }
-            (_, Some(zone)) if !zone.is_empty() => {
-                proofs::restrict_root(&self.tree, &zone, &CellSet::new())
-            }
-            (RootPlan::Lost { zone, lost }, None) => proofs::restrict_root(&self.tree, zone, lost),
-            _ => {}
-        }
+        RootTactics::mark_root(&self.tree, &plan, resist);
         #[cfg(debug_assertions)]
         self.check_tree(&root_pos);
 
@@ -308,7 +265,7 @@ impl<F: PositionFactory> Search<F> {
             outcome::report_lost(&mut self.root_info.children);
         }
         self.params.tactics.solver = solver;
-        self.solver.stop = None;
+        self.tactics.done();
         Some(self.finish(board, outcome, limits))
     }
 
@@ -324,11 +281,9 @@ impl<F: PositionFactory> Search<F> {
         start: Instant,
     ) -> (u64, Option<u32>) {
         let playout_cap = min_cap(limits.playouts, self.params.playout_limit());
-        let verify_stones = self.params.verify_stones;
-        if self.judge.is_none()
-            || self.params.verify_depth == 0
-            || (verify_stones > 0 && board.stone_count() >= verify_stones as usize)
-            || (limits.time.is_none() && playout_cap.is_none())
+        if !self
+            .tactics
+            .verifies(&self.params, board, limits, playout_cap)
         {
             return (
                 self.search_and_check(board, root_pos, limits, start).0,
@@ -346,8 +301,14 @@ impl<F: PositionFactory> Search<F> {
             return (playouts, None);
         }
         let deadline = limits.time.map(|t| start + t + extended);
-        let nodes = playout_cap.map(|n| n.saturating_mul(verify::NODES_PER_PLAYOUT).max(1));
-        let preferred = self.verify_choice(board, deadline, nodes, limits.observer.as_deref());
+        let preferred = self.tactics.verify(
+            &self.tree,
+            &self.params,
+            board,
+            deadline,
+            playout_cap,
+            limits.observer.as_deref(),
+        );
         // The judgements rarely need all their time: the rest grows the tree the next stone
         // reuses (the verification's choice stands). The choice is kept by its stone, as a
         // pruning of a full tree may move the root's children.
@@ -389,22 +350,8 @@ impl<F: PositionFactory> Search<F> {
         // Extended before the check, so that the check sees the pair the search settles on.
         let (extra, extended) = self.extend(board, root_pos, limits, playout_cap);
         let deadline = limits.time.map(|t| start + t + extended);
-        let budget = pair_check::CheckBudget {
-            deadline,
-            nodes: playout_cap.map_or(u64::MAX, |n| {
-                n.saturating_mul(pair_check::NODES_PER_PLAYOUT).max(1)
-            }),
-        };
-        // A quiet win of ours first: found, it is played, and the pairs need no check.
-        let first_nodes = self.solver.total_nodes();
-        if self.find_quiet_win(board, &[], budget).is_none() {
-            let spent = self.solver.total_nodes() - first_nodes;
-            let left = pair_check::CheckBudget {
-                nodes: budget.nodes.saturating_sub(spent),
-                ..budget
-            };
-            self.check_pairs(board, left);
-        }
+        self.tactics
+            .check(&self.tree, &self.params, board, deadline, playout_cap);
         // The time the check left goes back to the search (not the playouts: those were run).
         let resumed = self.resume(board, root_pos, limits, deadline, playout_cap);
         (playouts + extra + resumed, extended)
@@ -469,15 +416,6 @@ impl<F: PositionFactory> Search<F> {
             }
             None => 0,
         }
-    }
-}
-
-/// The caller's observer as the solver's stop signal.
-struct ObserverStop(Arc<dyn ThinkObserver>);
-
-impl StopSignal for ObserverStop {
-    fn stop_requested(&self) -> bool {
-        self.0.stop_requested()
     }
 }
 

@@ -29,7 +29,7 @@ const FILTERED: u64 = 1 << 61;
 const COUNT_MASK: u64 = 0xFFFF;
 /// `proof` byte: the [`Proof`] in the low bits, this flag once a deep solve claimed the edge,
 const DEEP_SOLVED: u8 = 0x80;
-/// and this one once the tree's pair defence did (`proofs::pair_defence_proof`).
+/// and this one once the tree's pair defence did (`tactics::tree_pair`).
 const PAIR_TRIED: u8 = 0x40;
 const CLAIMS: u8 = DEEP_SOLVED | PAIR_TRIED;
 const FIRST_MASK: u64 = 0xFFFF_FFFF;

@@ -4,7 +4,7 @@
 
 use super::choice::choose;
 use super::node::Proof;
-use super::proofs;
+use super::proven;
 use super::tree::{Tree, ROOT};
 use super::SearchParams;
 use crate::notation::format_gtp;
@@ -26,7 +26,7 @@ pub(super) fn outcome(
     let searched = params
         .tactics
         .solver
-        .then(|| proofs::root_choice(tree, params))
+        .then(|| proven::root_choice(tree, params))
         .flatten();
     // A proven win outranks the verification's choice, and a proof found after it (the search
     // resumed) overrules it.
@@ -54,7 +54,7 @@ pub(super) fn outcome(
             choice_lcb: 0.0,
             ..params.clone()
         };
-        proofs::root_choice(tree, &most_visited).filter(|&m| m != s && s == best)
+        proven::root_choice(tree, &most_visited).filter(|&m| m != s && s == best)
     }) {
         let (b, m) = (tree.edge(best).stats(), tree.edge(plain).stats());
         let name = |e: u32| format_gtp(Point::from_index(tree.edge(e).cell() as usize, size));

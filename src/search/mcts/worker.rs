@@ -2,17 +2,18 @@
 //! and time limits, the caller's observer (stop requests, progress) and the early stop.
 
 use super::amaf::{self, AmafScratch};
+use super::ending::Ending;
 use super::eval_prior::prior_evaluator;
 use super::expand::{earlier_siblings, expand, narrow_to_zone, ExpandScratch, Narrowing};
 use super::extension;
 use super::minimax;
-use super::node::{Children, Expansion, Proof, MAX_VISITS, REWARD_UNIT};
+use super::node::{Children, Expansion, Proof, MAX_VISITS};
 use super::outcome::{report_lost, root_children};
 use super::playout::{run_playout, Cutoff, PlayoutEnd};
-use super::proofs::{self, DeepFinding};
+use super::proven;
 use super::select::{select_child, NodeView};
+use super::tactics::{Finding, NodeTactics, Visit};
 use super::tree::{Tree, ROOT};
-use super::tree_pair::{pair_defence_proof, tree_pair_budget};
 use super::Search;
 use super::SearchParams;
 use crate::eval::Evaluator;
@@ -21,6 +22,7 @@ use crate::search::common::{
     min_cap, Limits, PositionFactory, SearchPosition, SearchRng, ThinkObserver,
 };
 use rand::SeedableRng;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use web_time::Instant;
 
@@ -66,7 +68,7 @@ struct Shared<'a> {
     proven_lost: bool,
 }
 
-impl Shared<'_> {
+impl<'a> Shared<'a> {
     /// The player whose point of view the stats of the edge at `depth` hold: the one who
     /// placed its stone (for the root: the player of the last stone, or White on an empty
     /// board, so that the side to move is its opponent unless it is the same turn).
@@ -77,88 +79,18 @@ impl Shared<'_> {
             Board::color_of_stone(self.root_len + depth - 1)
         }
     }
-}
 
-/// A share `score` of a win as a reward, in units of 1/[`REWARD_UNIT`].
-fn reward(score: f64) -> u32 {
-    (score.clamp(0.0, 1.0) * f64::from(REWARD_UNIT)).round() as u32
-}
-
-/// How one descent ended: how its playout (or the game, or a proof) ended, and the evaluator's
-/// win probability for the side to move at the leaf its playout started from (when leaves are
-/// valued).
-struct Ending {
-    end: PlayoutEnd,
-    leaf_value: Option<(Color, f64)>,
-    /// The end is the game's (a finished game or a proof), not a playout's.
-    exact: bool,
-}
-
-impl Ending {
-    fn exact(result: GameResult) -> Ending {
-        Ending {
-            end: PlayoutEnd::Over(result),
-            leaf_value: None,
-            exact: true,
+    /// The node `edge` at `depth`, with `visits` before this descent and `board` its position,
+    /// as the in-tree tactics see it.
+    fn visit<'v>(&'v self, edge: u32, depth: usize, visits: u32, board: &'v Board) -> Visit<'v> {
+        Visit {
+            tree: self.tree,
+            edge,
+            depth,
+            visits,
+            board,
+            mover: self.mover(depth),
         }
-    }
-
-    /// The leaf's value for `player`, the player of the descent's last edge: the evaluator's,
-    /// or the exact result when the descent ended on a finished game or a proof.
-    fn value_for(&self, player: Color) -> Option<f32> {
-        if !self.exact {
-            let (me, v) = self.leaf_value?;
-            let v = v.clamp(0.0, 1.0) as f32;
-            return Some(if me == player { v } else { 1.0 - v });
-        }
-        self.end.score_for(player).map(|s| s as f32)
-    }
-
-    /// Rewards for Black and White: the end's, mixed with the leaf value by `lambda`, rounded
-    /// to a unit for one side (the other side gets the complement).
-    fn rewards(&self, lambda: f32) -> [u32; 2] {
-        let (me, mixed) = match self.leaf_value {
-            None => (
-                Color::Black,
-                self.end.score_for(Color::Black).unwrap_or(0.5),
-            ),
-            Some((me, v)) => {
-                let z = self.end.score_for(me).unwrap_or(0.5);
-                let lambda = f64::from(lambda);
-                (me, (1.0 - lambda) * z + lambda * v.clamp(0.0, 1.0))
-            }
-        };
-        let mine = reward(mixed);
-        let mut out = [REWARD_UNIT - mine; 2];
-        out[me.index()] = mine;
-        out
-    }
-}
-
-/// Plays the leaf `pos` out, valuing it first when the search mixes in the evaluator.
-fn play_out<P: SearchPosition>(
-    shared: &Shared,
-    pos: &mut P,
-    rng: &mut SearchRng,
-    stones: &mut Vec<Point>,
-) -> Ending {
-    let leaf_value = shared.leaf_evaluator.and_then(|e| {
-        let fb = pos.features()?;
-        Some((pos.board().to_move(), e.win_probability(fb)))
-    });
-    if leaf_value.is_some() && shared.params.value_mix >= 1.0 {
-        // The reward weighs the playout's result by 1 − λ = 0: skip it and spend its time on
-        // more descents. The result is never read (see `Ending::rewards`).
-        return Ending {
-            end: PlayoutEnd::Over(GameResult::Draw),
-            leaf_value,
-            exact: false,
-        };
-    }
-    Ending {
-        end: run_playout(pos, rng, stones, shared.cutoff.as_ref()),
-        leaf_value,
-        exact: false,
     }
 }
 
@@ -268,189 +200,302 @@ const PRUNE_MIN_VISITS: u32 = 16;
 /// after every playout (a few tens of nanoseconds against a playout's tens of microseconds).
 const EARLY_STOP_INTERVAL: u64 = 64;
 
+/// One worker's loop: descents from the root until a limit (or a full tree) stops the search,
+/// each backed up and counted.
 fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos: &P) {
-    let tree = shared.tree;
-    let params = shared.params;
-    let vl = params.virtual_loss;
-    let mut rng =
-        SearchRng::seed_from_u64(seed ^ (thread as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
-    let mut pos = root_pos.clone();
-    let mut path: Vec<u32> = Vec::with_capacity(64);
-    let mut scratch = ExpandScratch::default();
-    let mut earlier = Vec::new();
-    let mut stones = Vec::new();
-    let mut amaf_scratch = AmafScratch::default();
-    let mut local = 0u64;
-    let proofs = params.tactics.solver;
-    let mut solver = (proofs && params.tactics.solver_tree_nodes > 0)
-        .then(|| proofs::tree_solver(&params.tactics));
-    let area = shared.size * shared.size;
-    let mut last_progress = Instant::now();
-    let root_side = root_pos.board().to_move();
+    let mut w = Worker::new(shared, thread, seed, root_pos);
     while !shared.stop.load(Ordering::Relaxed) && !shared.full.load(Ordering::Relaxed) {
-        pos.clone_from(root_pos);
-        path.clear();
-        path.push(ROOT);
-        tree.edge(ROOT).add_virtual_loss(vl);
+        let ending = w.descend();
+        w.back_up(&ending);
+        w.count_playout();
+    }
+}
+
+/// One thread of the search: its random stream, the descent under way (position and path from
+/// the root) and the buffers its phases reuse.
+struct Worker<'s, 'a, P> {
+    shared: &'s Shared<'a>,
+    thread: usize,
+    root_pos: &'s P,
+    rng: SearchRng,
+    pos: P,
+    /// The descent's edges, from the root.
+    path: Vec<u32>,
+    scratch: ExpandScratch,
+    earlier: Vec<Point>,
+    stones: Vec<Point>,
+    amaf_scratch: AmafScratch,
+    /// Playouts of this thread.
+    local: u64,
+    /// The in-tree tactics at the nodes of the descents, when the tree's solves are on.
+    tactics: Option<NodeTactics<'s>>,
+    last_progress: Instant,
+    root_side: Color,
+}
+
+impl<'s, 'a, P: SearchPosition> Worker<'s, 'a, P> {
+    fn new(shared: &'s Shared<'a>, thread: usize, seed: u64, root_pos: &'s P) -> Self {
+        Worker {
+            shared,
+            thread,
+            root_pos,
+            rng: SearchRng::seed_from_u64(
+                seed ^ (thread as u64).wrapping_mul(0xD1B5_4A32_D192_ED03),
+            ),
+            pos: root_pos.clone(),
+            path: Vec::with_capacity(64),
+            scratch: ExpandScratch::default(),
+            earlier: Vec::new(),
+            stones: Vec::new(),
+            amaf_scratch: AmafScratch::default(),
+            local: 0,
+            tactics: NodeTactics::new(shared.params, &shared.tree_pair_nodes),
+            last_progress: Instant::now(),
+            root_side: root_pos.board().to_move(),
+        }
+    }
+
+    /// Descends from the root, a virtual loss on every edge taken: at each node, stops at a
+    /// finished game or a proven edge, runs the in-tree tactics of an expanded node, expands a
+    /// leaf that has earned its children, and selects a child ([`select_child`]); at a leaf
+    /// left unexpanded, plays out. Returns how the descent ended.
+    fn descend(&mut self) -> Ending {
+        let (tree, params) = (self.shared.tree, self.shared.params);
+        self.pos.clone_from(self.root_pos);
+        self.path.clear();
+        self.path.push(ROOT);
+        tree.edge(ROOT).add_virtual_loss(params.virtual_loss);
         let mut node = ROOT;
         let mut visits_before = u32::MAX;
         let mut parent_block: Option<Children> = None;
-        let ending = loop {
-            let r = pos.board().result();
-            let depth = path.len() - 1;
-            if r != GameResult::Ongoing {
-                if proofs && node != ROOT && matches!(r, GameResult::Win(_)) {
-                    tree.edge(node).set_proof(Proof::Win);
-                    proofs::propagate(tree, &path, shared.root_len, area);
-                }
-                break Ending::exact(r);
-            }
-            if node != ROOT {
-                if let Some(w) = proofs::proven_winner(tree.edge(node).proof(), shared.mover(depth))
-                {
-                    break Ending::exact(GameResult::Win(w));
-                }
+        loop {
+            let depth = self.path.len() - 1;
+            if let Some(ending) = self.settled(node, depth) {
+                return ending;
             }
             let children = match tree.edge(node).expansion() {
-                Expansion::Expanded(c) => {
-                    let c = if let Some(s) = solver.as_mut().filter(|_| {
-                        node != ROOT
-                            && params.tactics.solver_deep_nodes > 0
-                            && visits_before.saturating_add(1) >= params.tactics.solver_deep_visits
-                            && depth as u32 <= params.tactics.solver_tree_plies
-                    }) {
-                        let mover = shared.mover(depth);
-                        match proofs::deep_solve(s, tree, node, pos.board(), mover, params) {
-                            DeepFinding::Winner(w) => {
-                                proofs::propagate(tree, &path, shared.root_len, area);
-                                break Ending::exact(GameResult::Win(w));
-                            }
-                            DeepFinding::Zone(zone) => {
-                                narrow_to_zone(tree, params, node, &pos, &zone, &mut scratch);
-                            }
-                            DeepFinding::Nothing => {}
-                        }
-                        // The block another thread or the zone put in place.
-                        tree.children(node).unwrap_or(c)
-                    } else {
-                        c
-                    };
-                    if let Some(s) = solver.as_mut().filter(|_| {
-                        c.restricted
-                            && node != ROOT
-                            && params.tactics.solver_tree_pair_nodes > 0
-                            && visits_before.saturating_add(1)
-                                >= params.tactics.solver_tree_pair_visits
-                            && depth as u32 <= params.tactics.solver_tree_plies
-                    }) {
-                        let spent = shared.tree_pair_nodes.load(Ordering::Relaxed);
-                        let budget = tree_pair_budget(&params.tactics, spent);
-                        let mover = shared.mover(depth);
-                        let board = pos.board();
-                        let before = s.total_nodes();
-                        let found = pair_defence_proof(s, tree, node, board, mover, params, budget);
-                        let spent = s.total_nodes() - before;
-                        shared.tree_pair_nodes.fetch_add(spent, Ordering::Relaxed);
-                        if let Some(w) = found {
-                            proofs::propagate(tree, &path, shared.root_len, area);
-                            break Ending::exact(GameResult::Win(w));
-                        }
-                    }
-                    c
-                }
+                Expansion::Expanded(c) => self.solve_expanded(node, depth, c, visits_before),
                 Expansion::Leaf
                     if visits_before.saturating_add(1) >= params.expand_visits
                         && !tree.is_full() =>
                 {
-                    let mut zone = None;
-                    if let Some(s) = solver.as_mut().filter(|_| {
-                        node != ROOT && depth as u32 <= params.tactics.solver_tree_plies
-                    }) {
-                        let mover = shared.mover(depth);
-                        let proof = proofs::expansion_proof(s, pos.board(), mover);
-                        if let Some(w) = proofs::proven_winner(proof, mover) {
-                            tree.edge(node).set_proof(proof);
-                            proofs::propagate(tree, &path, shared.root_len, area);
-                            break Ending::exact(GameResult::Win(w));
-                        }
-                        if params.tactics.solver_tree_defence {
-                            zone = proofs::defence_zone(s, pos.board());
-                        }
-                    }
-                    earlier_siblings(
-                        tree,
-                        params,
-                        pos.board().stage(),
-                        node,
-                        parent_block,
-                        shared.size,
-                        &mut earlier,
-                    );
-                    // Only the root side's own choices: the opponent's replies keep the
-                    // weights' priors (valuing them too cost 4x the playouts a second).
-                    let prior_evaluator = shared
-                        .prior_evaluator
-                        .filter(|_| pos.board().to_move() == root_side);
-                    if !expand(
-                        tree,
-                        params,
-                        node,
-                        depth,
-                        &pos,
-                        Narrowing {
-                            earlier: &earlier,
-                            zone: zone.as_ref(),
-                            prior_evaluator,
-                        },
-                        &mut scratch,
-                    ) {
-                        break play_out(shared, &mut pos, &mut rng, &mut stones);
-                    }
-                    tree.children(node).expect("just published")
+                    self.expand(node, depth, visits_before, parent_block)
                 }
-                _ => break play_out(shared, &mut pos, &mut rng, &mut stones),
+                _ => ControlFlow::Break(self.play_out()),
             };
-            let stats = tree.edge(node).stats();
-            let same_player = pos.board().stage() == Stage::Second;
-            let view = NodeView {
-                visits: stats.visits,
-                mean_for_chooser: stats.mean().map(|m| if same_player { m } else { 1.0 - m }),
-                is_root: node == ROOT,
-                own_second_stone: same_player && pos.board().to_move() == root_side,
+            let children = match children {
+                ControlFlow::Continue(children) => children,
+                ControlFlow::Break(ending) => return ending,
             };
-            let child = select_child(tree, params, children, &view);
-            visits_before = tree.edge(child).add_virtual_loss(vl);
-            pos.play(Point::from_index(
-                tree.edge(child).cell() as usize,
-                shared.size,
-            ));
-            path.push(child);
+            (node, visits_before) = self.select(node, children);
             parent_block = Some(children);
-            node = child;
+        }
+    }
+
+    /// The end of the descent at `node` when it is settled: the game is over there (a win marks
+    /// the edge proven), or the edge is proven.
+    fn settled(&mut self, node: u32, depth: usize) -> Option<Ending> {
+        let (shared, tree) = (self.shared, self.shared.tree);
+        let r = self.pos.board().result();
+        if r != GameResult::Ongoing {
+            if shared.params.tactics.solver && node != ROOT && matches!(r, GameResult::Win(_)) {
+                tree.edge(node).set_proof(Proof::Win);
+                self.propagate();
+            }
+            return Some(Ending::exact(r));
+        }
+        if node != ROOT {
+            if let Some(w) = proven::proven_winner(tree.edge(node).proof(), shared.mover(depth)) {
+                return Some(Ending::exact(GameResult::Win(w)));
+            }
+        }
+        None
+    }
+
+    /// The in-tree tactics at the expanded `node` (`visits_before` visits before this descent):
+    /// the deep solve, which proves the edge or narrows the children to a defence zone, then
+    /// the pair defence of restricted children. Returns the children to select from, or the
+    /// end of the descent at a proof.
+    fn solve_expanded(
+        &mut self,
+        node: u32,
+        depth: usize,
+        c: Children,
+        visits_before: u32,
+    ) -> ControlFlow<Ending, Children> {
+        let (tree, params) = (self.shared.tree, self.shared.params);
+        let Some(tactics) = self.tactics.as_mut().filter(|_| node != ROOT) else {
+            return ControlFlow::Continue(c);
         };
+        let at = self
+            .shared
+            .visit(node, depth, visits_before, self.pos.board());
+        let c = match tactics.at_expanded(&at) {
+            Some(Finding::Winner(w)) => {
+                self.propagate();
+                return ControlFlow::Break(Ending::exact(GameResult::Win(w)));
+            }
+            Some(finding) => {
+                if let Finding::Zone(zone) = finding {
+                    narrow_to_zone(tree, params, node, &self.pos, &zone, &mut self.scratch);
+                }
+                // The block another thread or the zone put in place.
+                tree.children(node).unwrap_or(c)
+            }
+            None => c,
+        };
+        if let Some(w) = tactics.pair_defence(&at, c.restricted) {
+            self.propagate();
+            return ControlFlow::Break(Ending::exact(GameResult::Win(w)));
+        }
+        ControlFlow::Continue(c)
+    }
+
+    /// Expands the leaf `node` (`visits_before` visits before this descent): the in-tree
+    /// tactics' solve first (a proof ends the descent; the opponent's threat gives a defence
+    /// zone), then the children ([`expand`]), narrowed by the zone and the pair order below
+    /// `parent_block`. Returns the new children, or the playout when the tree has no room for
+    /// them.
+    fn expand(
+        &mut self,
+        node: u32,
+        depth: usize,
+        visits_before: u32,
+        parent_block: Option<Children>,
+    ) -> ControlFlow<Ending, Children> {
+        let (shared, tree, params) = (self.shared, self.shared.tree, self.shared.params);
+        let mut zone = None;
+        if let Some(tactics) = self.tactics.as_mut().filter(|_| node != ROOT) {
+            let at = shared.visit(node, depth, visits_before, self.pos.board());
+            match tactics.at_expansion(&at) {
+                Finding::Winner(w) => {
+                    self.propagate();
+                    return ControlFlow::Break(Ending::exact(GameResult::Win(w)));
+                }
+                Finding::Zone(z) => zone = Some(z),
+                Finding::Nothing => {}
+            }
+        }
+        earlier_siblings(
+            tree,
+            params,
+            self.pos.board().stage(),
+            node,
+            parent_block,
+            shared.size,
+            &mut self.earlier,
+        );
+        // Only the root side's own choices: the opponent's replies keep the weights' priors
+        // (valuing them too cost 4x the playouts a second).
+        let prior_evaluator = shared
+            .prior_evaluator
+            .filter(|_| self.pos.board().to_move() == self.root_side);
+        let narrowing = Narrowing {
+            earlier: &self.earlier,
+            zone: zone.as_ref(),
+            prior_evaluator,
+        };
+        if !expand(
+            tree,
+            params,
+            node,
+            depth,
+            &self.pos,
+            narrowing,
+            &mut self.scratch,
+        ) {
+            return ControlFlow::Break(self.play_out());
+        }
+        ControlFlow::Continue(tree.children(node).expect("just published"))
+    }
+
+    /// Selects a child of `node` ([`select_child`]), adds a virtual loss to it and plays its
+    /// stone. Returns the child and its visits before this descent.
+    fn select(&mut self, node: u32, children: Children) -> (u32, u32) {
+        let (shared, tree, params) = (self.shared, self.shared.tree, self.shared.params);
+        let stats = tree.edge(node).stats();
+        let same_player = self.pos.board().stage() == Stage::Second;
+        let view = NodeView {
+            visits: stats.visits,
+            mean_for_chooser: stats.mean().map(|m| if same_player { m } else { 1.0 - m }),
+            is_root: node == ROOT,
+            own_second_stone: same_player && self.pos.board().to_move() == self.root_side,
+        };
+        let child = select_child(tree, params, children, &view);
+        let visits_before = tree.edge(child).add_virtual_loss(params.virtual_loss);
+        self.pos.play(Point::from_index(
+            tree.edge(child).cell() as usize,
+            shared.size,
+        ));
+        self.path.push(child);
+        (child, visits_before)
+    }
+
+    /// Plays the leaf out, valuing it first when the search mixes in the evaluator.
+    fn play_out(&mut self) -> Ending {
+        let shared = self.shared;
+        let leaf_value = shared.leaf_evaluator.and_then(|e| {
+            let fb = self.pos.features()?;
+            Some((self.pos.board().to_move(), e.win_probability(fb)))
+        });
+        if leaf_value.is_some() && shared.params.value_mix >= 1.0 {
+            // The reward weighs the playout's result by 1 − λ = 0: skip it and spend its time on
+            // more descents. The result is never read (see `Ending::rewards`).
+            return Ending {
+                end: PlayoutEnd::Over(GameResult::Draw),
+                leaf_value,
+                exact: false,
+            };
+        }
+        Ending {
+            end: run_playout(
+                &mut self.pos,
+                &mut self.rng,
+                &mut self.stones,
+                shared.cutoff.as_ref(),
+            ),
+            leaf_value,
+            exact: false,
+        }
+    }
+
+    /// Backs `ending` up the descent's path: the minimax values, the rewards (taking the
+    /// virtual losses back), and the AMAF statistics of the stones played below each node.
+    fn back_up(&mut self, ending: &Ending) {
+        let (shared, tree, params) = (self.shared, self.shared.tree, self.shared.params);
+        let path = &self.path;
         if params.minimax_weight > 0.0 {
             let depth = path.len() - 1;
-            minimax::backup(tree, &path, ending.value_for(shared.mover(depth)), |d| {
+            minimax::backup(tree, path, ending.value_for(shared.mover(depth)), |d| {
                 shared.mover(d) == shared.mover(d + 1)
             });
         }
         let rewards = ending.rewards(params.value_mix);
         for (depth, &e) in path.iter().enumerate() {
             tree.edge(e)
-                .backup(vl, rewards[shared.mover(depth).index()]);
+                .backup(params.virtual_loss, rewards[shared.mover(depth).index()]);
         }
         if params.rave_equivalence > 0.0 {
             amaf::backup(
                 tree,
-                &path,
-                &pos.board().history()[shared.root_len..],
+                path,
+                &self.pos.board().history()[shared.root_len..],
                 shared.root_len,
                 shared.size,
                 rewards,
-                &mut amaf_scratch,
+                &mut self.amaf_scratch,
             );
         }
-        local += 1;
+    }
+
+    /// Counts the playout and stops the search at a limit: the playouts, the root's visits,
+    /// the deadline, a full tree (for a pruning), the observer's stop request, a settled
+    /// choice in an extension, or the early stop; thread 0 reports progress to the observer.
+    fn count_playout(&mut self) {
+        let (shared, tree, params) = (self.shared, self.shared.tree, self.shared.params);
+        let thread = self.thread;
+        self.local += 1;
+        let local = self.local;
         let done = shared.playouts.fetch_add(1, Ordering::Relaxed) + 1;
         if shared.max_playouts.is_some_and(|m| done >= m)
             || tree.edge(ROOT).stats().visits >= MAX_VISITS
@@ -466,8 +511,8 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
         if let Some(observer) = shared.observer {
             if observer.stop_requested() {
                 shared.stop.store(true, Ordering::Relaxed);
-            } else if thread == 0 && last_progress.elapsed() >= observer.progress_interval() {
-                last_progress = Instant::now();
+            } else if thread == 0 && self.last_progress.elapsed() >= observer.progress_interval() {
+                self.last_progress = Instant::now();
                 let mut children = root_children(tree, shared.size);
                 if shared.proven_lost {
                     report_lost(&mut children);
@@ -494,6 +539,17 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
         {
             shared.stop.store(true, Ordering::Relaxed);
         }
+    }
+
+    /// Backs the proof of the path's last edge up the path.
+    fn propagate(&self) {
+        let shared = self.shared;
+        proven::propagate(
+            shared.tree,
+            &self.path,
+            shared.root_len,
+            shared.size * shared.size,
+        );
     }
 }
 
@@ -536,69 +592,4 @@ fn cannot_be_overtaken(shared: &Shared, done: u64) -> bool {
         }
     }
     first - second > remaining
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rewards_mix_the_result_with_the_leaf_value_and_stay_complementary() {
-        let win = GameResult::Win(Color::Black);
-        let exact = Ending::exact(win);
-        assert_eq!(exact.rewards(0.5), [REWARD_UNIT, 0]);
-        let draw = Ending::exact(GameResult::Draw);
-        assert_eq!(draw.rewards(0.0), [REWARD_UNIT / 2; 2]);
-        // White to move at the leaf, valued 0.75 for White; Black won the playout.
-        let valued = Ending {
-            end: PlayoutEnd::Over(win),
-            leaf_value: Some((Color::White, 0.75)),
-            exact: false,
-        };
-        assert_eq!(valued.value_for(Color::White), Some(0.75));
-        assert_eq!(valued.value_for(Color::Black), Some(0.25));
-        assert_eq!(exact.value_for(Color::Black), Some(1.0));
-        let unvalued = Ending {
-            leaf_value: None,
-            ..Ending::exact(win)
-        };
-        assert_eq!(
-            Ending {
-                exact: false,
-                ..unvalued
-            }
-            .value_for(Color::Black),
-            None,
-            "a playout's result is no minimax value"
-        );
-        assert_eq!(valued.rewards(0.0), [REWARD_UNIT, 0]);
-        assert_eq!(valued.rewards(1.0), [REWARD_UNIT / 4, 3 * REWARD_UNIT / 4]);
-        // λ = 0.5: White gets (0 + 0.75) / 2 = 0.375 of a win, rounded to a unit.
-        let white = (0.375 * REWARD_UNIT as f64).round() as u32;
-        assert_eq!(valued.rewards(0.5), [REWARD_UNIT - white, white]);
-    }
-
-    #[test]
-    fn a_cut_off_playout_is_rewarded_its_probability() {
-        let cut = Ending {
-            end: PlayoutEnd::CutOff { black_wins: 0.8 },
-            leaf_value: None,
-            exact: false,
-        };
-        // 0.8 of a win for Black, 0.2 for White, in units (not a coin's 0 or 1).
-        let black = (0.8 * REWARD_UNIT as f64).round() as u32;
-        assert_eq!(cut.rewards(0.0), [black, REWARD_UNIT - black]);
-        assert_eq!(
-            cut.value_for(Color::Black),
-            None,
-            "no leaf value without the evaluator"
-        );
-        // White to move at the leaf, valued 0.75 for White: λ = 0.5 mixes 0.2 and 0.75.
-        let valued = Ending {
-            leaf_value: Some((Color::White, 0.75)),
-            ..cut
-        };
-        let white = (0.475 * REWARD_UNIT as f64).round() as u32;
-        assert_eq!(valued.rewards(0.5), [REWARD_UNIT - white, white]);
-    }
 }

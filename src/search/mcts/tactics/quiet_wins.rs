@@ -5,15 +5,15 @@
 //! proves either: the proof needs every defending pair of the turn after, four stones below the
 //! node, each solved with far more nodes than an expansion's solve.
 
-use super::node::Proof;
+use super::super::node::Proof;
+use super::super::proven::propagate;
+use super::super::tree::{Tree, ROOT};
+use super::super::SearchParams;
 use super::pair_check::CheckBudget;
-use super::proofs::propagate;
-use super::tree::{Tree, ROOT};
-use super::Search;
+use super::RootTactics;
 use crate::notation::format_gtp;
 use crate::patterns::stones_left;
 use crate::rules::{Board, Point};
-use crate::search::common::PositionFactory;
 use crate::tactics::{defender_lost, QuietWin, QuietWinLimits, ThreatBoard};
 use web_time::Instant;
 
@@ -49,17 +49,19 @@ fn top_turns(tree: &Tree, parent: u32, whole_turn: bool, max: usize) -> Vec<Vec<
     pairs
 }
 
-impl<F: PositionFactory> Search<F> {
+impl RootTactics {
     /// Looks for a quiet win among the most visited turns below the node at the end of `path`
     /// (edges from the root; `board` is the root's position). The first one found is marked won
     /// and its proof backed up; returns its stones.
     pub(super) fn find_quiet_win(
         &mut self,
+        tree: &Tree,
+        params: &SearchParams,
         board: &Board,
         path: &[u32],
         budget: CheckBudget,
     ) -> Option<Vec<Point>> {
-        let max = self.params.tactics.solver_quiet_win_pairs as usize;
+        let max = params.tactics.solver_quiet_win_pairs as usize;
         if max == 0 {
             return None;
         }
@@ -67,7 +69,7 @@ impl<F: PositionFactory> Search<F> {
         let point = |tree: &Tree, e: u32| Point::from_index(tree.edge(e).cell() as usize, size);
         let mut node_board = board.clone();
         for &e in path {
-            node_board.play(point(&self.tree, e)).ok()?;
+            node_board.play(point(tree, e)).ok()?;
         }
         if node_board.is_over() {
             return None;
@@ -75,12 +77,12 @@ impl<F: PositionFactory> Search<F> {
         let whole_turn = stones_left(&node_board) == 2;
         let parent = path.last().copied().unwrap_or(ROOT);
         let first_nodes = self.solver.total_nodes();
-        for turn in top_turns(&self.tree, parent, whole_turn, max) {
+        for turn in top_turns(tree, parent, whole_turn, max) {
             let spent = self.solver.total_nodes() - first_nodes;
             if budget.nodes <= spent || budget.deadline.is_some_and(|d| Instant::now() >= d) {
                 return None;
             }
-            let stones: Vec<Point> = turn.iter().map(|&e| point(&self.tree, e)).collect();
+            let stones: Vec<Point> = turn.iter().map(|&e| point(tree, e)).collect();
             let mut after = node_board.clone();
             if stones.iter().any(|&p| after.play(p).is_err()) || after.is_over() {
                 continue;
@@ -88,7 +90,7 @@ impl<F: PositionFactory> Search<F> {
             if !self.checked_quiet.insert(after.hash()) {
                 continue;
             }
-            let tactics = &self.params.tactics;
+            let tactics = &params.tactics;
             let limits = QuietWinLimits {
                 vcdt_nodes: tactics.solver_root_nodes,
                 // Four times the root's verification limit: with 5,000 nodes the verifications
@@ -114,11 +116,11 @@ impl<F: PositionFactory> Search<F> {
                 continue;
             }
             let last = *turn.last().expect("a turn has a stone");
-            self.tree.edge(last).set_proof(Proof::Win);
+            tree.edge(last).set_proof(Proof::Win);
             let mut full = vec![ROOT];
             full.extend(path);
             full.extend(&turn);
-            propagate(&self.tree, &full, board.stone_count(), size * size);
+            propagate(tree, &full, board.stone_count(), size * size);
             let names: Vec<String> = stones.iter().map(|&p| format_gtp(p)).collect();
             tracing::info!("quiet win: {} leaves no defence", names.join(" "));
             return Some(stones);
@@ -141,10 +143,16 @@ mod tests {
         let (mut search, [firsts, seconds]) = favouring(["m9", "a1"], ["k9", "a2"]);
         // Off: nothing is looked at.
         search.params.tactics.solver_quiet_win_pairs = 0;
-        assert_eq!(search.find_quiet_win(&board, &[], AMPLE), None);
+        assert_eq!(
+            search
+                .tactics
+                .find_quiet_win(&search.tree, &search.params, &board, &[], AMPLE),
+            None
+        );
         search.params.tactics.solver_quiet_win_pairs = 4;
         let win = search
-            .find_quiet_win(&board, &[], AMPLE)
+            .tactics
+            .find_quiet_win(&search.tree, &search.params, &board, &[], AMPLE)
             .expect("a quiet win");
         let names: Vec<String> = win
             .iter()
@@ -155,7 +163,12 @@ mod tests {
         assert_eq!(tree.edge(seconds.first).proof(), Proof::Win);
         assert_eq!(tree.edge(firsts.first).proof(), Proof::Win);
         // Each position is looked at once.
-        assert_eq!(search.find_quiet_win(&board, &[], AMPLE), None);
+        assert_eq!(
+            search
+                .tactics
+                .find_quiet_win(&search.tree, &search.params, &board, &[], AMPLE),
+            None
+        );
     }
 
     #[test]
@@ -177,7 +190,9 @@ mod tests {
             &[cell("k9"), cell("a4")],
             &[30, 3],
         );
-        assert!(search.check_pairs(&board, AMPLE));
+        assert!(search
+            .tactics
+            .check_pairs(&search.tree, &search.params, &board, AMPLE));
         let tree = &search.tree;
         assert_eq!(tree.edge(seconds_of_reply.first).proof(), Proof::Win);
         assert_eq!(tree.edge(replies.first).proof(), Proof::Win);

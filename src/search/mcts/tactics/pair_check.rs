@@ -7,16 +7,16 @@
 //! (docs/tactics.md, the solver). A pair proven lost is marked so in the tree, the loss backs up,
 //! and the next best pair is checked while the check's time lasts.
 
-use super::choice::choose;
-use super::node::Proof;
-use super::proofs::{propagate, root_choice};
-use super::tree::{Tree, ROOT};
-use super::Search;
-use super::SearchParams;
+use super::super::choice::choose;
+use super::super::node::Proof;
+use super::super::proven::{propagate, root_choice};
+use super::super::tree::{Tree, ROOT};
+use super::super::SearchParams;
+use super::RootTactics;
 use crate::notation::format_gtp;
 use crate::patterns::CellSet;
 use crate::rules::{Board, Point, Stage};
-use crate::search::common::{quiet_turn_limits, PositionFactory};
+use crate::search::common::quiet_turn_limits;
 use crate::tactics::{
     find_quiet_turn, partner_besides, single_threat_win, DefenceLimits, Partner, QuietTurn,
     SingleThreat, SingleThreatLimits, Solver, SolverLimits, ThreatBoard, Verdict,
@@ -139,11 +139,17 @@ pub(super) fn single_threat_after(
     }
 }
 
-impl<F: PositionFactory> Search<F> {
+impl RootTactics {
     /// Checks the pair the search would play, and the next best while pairs are proven lost and
     /// the budget's time lasts. Each position is checked once per game. Returns whether any pair
     /// was marked lost.
-    pub(super) fn check_pairs(&mut self, board: &Board, budget: CheckBudget) -> bool {
+    pub(super) fn check_pairs(
+        &mut self,
+        tree: &Tree,
+        params: &SearchParams,
+        board: &Board,
+        budget: CheckBudget,
+    ) -> bool {
         let size = board.size();
         let mut marked = false;
         let first_node = self.solver.total_nodes();
@@ -157,12 +163,12 @@ impl<F: PositionFactory> Search<F> {
             if budget.nodes == 0 {
                 break;
             }
-            let Some(path) = chosen_pair(&self.tree, &self.params, board.stage()) else {
+            let Some(path) = chosen_pair(tree, params, board.stage()) else {
                 break;
             };
             let stones: Vec<Point> = path
                 .iter()
-                .map(|&e| Point::from_index(self.tree.edge(e).cell() as usize, size))
+                .map(|&e| Point::from_index(tree.edge(e).cell() as usize, size))
                 .collect();
             let mut key_board = board.clone();
             for &p in &stones {
@@ -174,8 +180,8 @@ impl<F: PositionFactory> Search<F> {
             // The cheap VCDT first, then the opponent's best replies in the tree for a quiet
             // win (marked won there; the loss backs up to the pair), then the single threats.
             let (vcdt_nodes, reach) = (
-                self.params.tactics.solver_root_nodes,
-                self.params.tactics.solver_free_reach,
+                params.tactics.solver_root_nodes,
+                params.tactics.solver_free_reach,
             );
             let pair_nodes = self.solver.total_nodes();
             let spent = |solver: &Solver| CheckBudget {
@@ -187,22 +193,23 @@ impl<F: PositionFactory> Search<F> {
             let why = if let Some(why) =
                 vcdt_after(&mut self.solver, board, &stones, vcdt_nodes, reach, budget)
             {
-                self.mark_lost(board, &path);
+                mark_lost(tree, board, &path);
                 why
-            } else if let Some(reply) = self.find_quiet_win(board, &path, spent(&self.solver)) {
+            } else if let Some(reply) =
+                self.find_quiet_win(tree, params, board, &path, spent(&self.solver))
+            {
                 Refutation::Quiet(reply)
-            } else if let Some(reply) = self
-                .behind(path[0])
-                .then(|| self.quiet_reply(board, &stones, spent(&self.solver)))
+            } else if let Some(reply) = behind(tree, params, path[0])
+                .then(|| self.quiet_reply(params, board, &stones, spent(&self.solver)))
                 .flatten()
             {
-                self.mark_lost(board, &path);
+                mark_lost(tree, board, &path);
                 Refutation::Quiet(reply)
             } else if let Some(why) = {
                 let left = spent(&self.solver);
                 single_threat_after(&mut self.solver, board, &stones, reach, left)
             } {
-                self.mark_lost(board, &path);
+                mark_lost(tree, board, &path);
                 why
             } else {
                 break;
@@ -211,38 +218,26 @@ impl<F: PositionFactory> Search<F> {
             tracing::info!("pair check: {} loses to {why}", names.join(" "));
             marked = true;
             if path.len() == 2 && !matches!(why, Refutation::Quiet(_)) {
-                self.check_first_stone(board, path[0], spent(&self.solver));
+                self.check_first_stone(tree, params, board, path[0], spent(&self.solver));
             }
         }
         marked
-    }
-
-    /// Whether the opponent's quiet wins are worth a look after the pair starting with the root
-    /// child `first`: its mean for us is below `solver_pair_check_quiet_below` (1: always).
-    fn behind(&self, first: u32) -> bool {
-        let below = self.params.tactics.solver_pair_check_quiet_below;
-        below >= 1.0
-            || self
-                .tree
-                .edge(first)
-                .stats()
-                .mean()
-                .is_none_or(|v| v < below)
     }
 
     /// The opponent's quiet win after our `stones` found in threat space
     /// (`solver_pair_check_quiet`), within the budget.
     fn quiet_reply(
         &mut self,
+        params: &SearchParams,
         board: &Board,
         stones: &[Point],
         budget: CheckBudget,
     ) -> Option<Vec<Point>> {
-        if !self.params.tactics.solver_pair_check_quiet || budget.nodes == 0 {
+        if !params.tactics.solver_pair_check_quiet || budget.nodes == 0 {
             return None;
         }
         let after = board_after(board, stones)?;
-        let limits = quiet_turn_limits(&self.params.tactics, 2, budget.nodes, time_left(budget));
+        let limits = quiet_turn_limits(&params.tactics, 2, budget.nodes, time_left(budget));
         let mut tb = ThreatBoard::from_board(&after);
         let opponent = after.to_move();
         match find_quiet_turn(&mut self.solver, &mut tb, opponent, 2, &limits) {
@@ -251,24 +246,21 @@ impl<F: PositionFactory> Search<F> {
         }
     }
 
-    /// Marks the last edge of `path` (from the root) lost and backs the loss up.
-    fn mark_lost(&self, board: &Board, path: &[u32]) {
-        let last = *path.last().expect("a pair has a stone");
-        self.tree.edge(last).set_proof(Proof::Loss);
-        let mut full = vec![ROOT];
-        full.extend(path);
-        let size = board.size();
-        propagate(&self.tree, &full, board.stone_count(), size * size);
-    }
-
     /// After a pair with first stone `edge` lost to a VCDT or a single-threat win: does any
     /// second stone save that first stone? Each partner that breaks the VCDT ([`partner_besides`])
     /// is checked for a single-threat win too, and one that loses to it is marked so and the next
     /// partner looked for. If none is left, the first stone is marked lost, so that the check
     /// moves on to other first stones rather than through its second stones one by one (a
     /// single-threat refutation took about 0.25 s of a 0.54 s stone; docs/results.md).
-    fn check_first_stone(&mut self, board: &Board, edge: u32, budget: CheckBudget) {
-        let first = self.tree.edge(edge);
+    fn check_first_stone(
+        &mut self,
+        tree: &Tree,
+        params: &SearchParams,
+        board: &Board,
+        edge: u32,
+        budget: CheckBudget,
+    ) {
+        let first = tree.edge(edge);
         if first.proof() != Proof::Unknown {
             return;
         }
@@ -278,16 +270,16 @@ impl<F: PositionFactory> Search<F> {
         let me = board.to_move();
         // The second stones already proven to lose with this first stone.
         let mut losing = CellSet::new();
-        if let Some(children) = self.tree.children(edge) {
+        if let Some(children) = tree.children(edge) {
             for i in children.range() {
-                if self.tree.edge(i).proof() == Proof::Loss {
-                    losing.insert(self.tree.edge(i).cell() as usize);
+                if tree.edge(i).proof() == Proof::Loss {
+                    losing.insert(tree.edge(i).cell() as usize);
                 }
             }
         }
         let mut tb = ThreatBoard::from_board(board);
         // Verifications undecided at the usual limit are tried once more at the root's.
-        let mut verify_nodes = self.params.tactics.solver_verify_nodes;
+        let mut verify_nodes = params.tactics.solver_verify_nodes;
         loop {
             let spent = self.solver.total_nodes() - start_nodes;
             let left_nodes = budget.nodes.saturating_sub(spent);
@@ -295,7 +287,7 @@ impl<F: PositionFactory> Search<F> {
             if left_nodes == 0 || left.is_some_and(|t| t.is_zero()) {
                 return;
             }
-            let tactics = &self.params.tactics;
+            let tactics = &params.tactics;
             self.solver.limits = SolverLimits {
                 max_nodes: tactics.solver_root_nodes.min(left_nodes).max(1),
                 max_time: left,
@@ -333,8 +325,8 @@ impl<F: PositionFactory> Search<F> {
                         format_gtp(stones[1])
                     );
                     losing.insert(second);
-                    if let Some(child) = self.tree.find_child(edge, second as u16) {
-                        self.mark_lost(board, &[edge, child]);
+                    if let Some(child) = tree.find_child(edge, second as u16) {
+                        mark_lost(tree, board, &[edge, child]);
                     }
                 }
                 Partner::Unknown if verify_nodes < tactics.solver_root_nodes => {
@@ -346,16 +338,33 @@ impl<F: PositionFactory> Search<F> {
         let name = format_gtp(Point::from_index(cell, size));
         tracing::info!("pair check: {name} loses with every second stone");
         first.set_proof(Proof::Loss);
-        propagate(&self.tree, &[ROOT, edge], board.stone_count(), size * size);
+        propagate(tree, &[ROOT, edge], board.stone_count(), size * size);
     }
+}
+
+/// Whether the opponent's quiet wins are worth a look after the pair starting with the root
+/// child `first`: its mean for us is below `solver_pair_check_quiet_below` (1: always).
+fn behind(tree: &Tree, params: &SearchParams, first: u32) -> bool {
+    let below = params.tactics.solver_pair_check_quiet_below;
+    below >= 1.0 || tree.edge(first).stats().mean().is_none_or(|v| v < below)
+}
+
+/// Marks the last edge of `path` (from the root) lost and backs the loss up.
+fn mark_lost(tree: &Tree, board: &Board, path: &[u32]) {
+    let last = *path.last().expect("a pair has a stone");
+    tree.edge(last).set_proof(Proof::Loss);
+    let mut full = vec![ROOT];
+    full.extend(path);
+    let size = board.size();
+    propagate(tree, &full, board.stone_count(), size * size);
 }
 
 #[cfg(test)]
 pub(super) mod tests {
-    use super::super::node::{Children, Stats};
+    use super::super::super::node::{Children, Stats};
     use super::*;
     use crate::search::common::test_support::SimpleFactory;
-    use crate::search::mcts::SearchParams;
+    use crate::search::mcts::Search;
     use crate::tactics::suite::replay;
 
     /// How the opponent wins once `board` (ours to move) has our `stones`, the rest of our turn: a
@@ -386,7 +395,7 @@ pub(super) mod tests {
 
     /// Gives `parent` children on `cells`, the k-th with `visits[k]` visits.
     pub(crate) fn block(tree: &Tree, parent: u32, cells: &[u16], visits: &[u32]) -> Children {
-        let children = super::super::proofs::tests::block(tree, parent, cells, false);
+        let children = super::super::super::proven::tests::block(tree, parent, cells, false);
         for (k, &v) in visits.iter().enumerate() {
             let stats = Stats { visits: v, wins: 0 };
             tree.edge(children.first + k as u32).set_stats(stats);
@@ -462,15 +471,19 @@ pub(super) mod tests {
         let board = before_the_mistake();
         // The search's favourite is i13 then h13 (the game's pair); i13 then m9 comes next.
         let (mut search, [_, seconds]) = favouring(["i13", "a1"], ["h13", "m9"]);
-        assert!(search.check_pairs(&board, AMPLE));
+        assert!(search
+            .tactics
+            .check_pairs(&search.tree, &search.params, &board, AMPLE));
         let tree = &search.tree;
         assert_eq!(tree.edge(seconds.first).proof(), Proof::Loss);
         // The next pair, i13 and m9 (both ends of the three blocked), was checked too and
         // nothing was found against it; each position is checked once.
         assert_eq!(tree.edge(seconds.first + 1).proof(), Proof::Unknown);
-        assert_eq!(search.checked_pairs.len(), 2);
-        assert!(!search.check_pairs(&board, AMPLE));
-        assert_eq!(search.checked_pairs.len(), 2);
+        assert_eq!(search.tactics.checked_pairs.len(), 2);
+        assert!(!search
+            .tactics
+            .check_pairs(&search.tree, &search.params, &board, AMPLE));
+        assert_eq!(search.tactics.checked_pairs.len(), 2);
     }
 
     #[test]
@@ -480,15 +493,24 @@ pub(super) mod tests {
         let mean = |search: &Search<SimpleFactory>, percent: u32| {
             search.tree.edge(first).set_stats(Stats {
                 visits: 100,
-                wins: percent * super::super::node::REWARD_UNIT,
+                wins: percent * super::super::super::node::REWARD_UNIT,
             });
         };
         mean(&search, 70);
-        assert!(search.behind(first), "1, the default: every pair");
+        assert!(
+            behind(&search.tree, &search.params, first),
+            "1, the default: every pair"
+        );
         search.params.tactics.solver_pair_check_quiet_below = 0.5;
-        assert!(!search.behind(first), "valued at 70% for us");
+        assert!(
+            !behind(&search.tree, &search.params, first),
+            "valued at 70% for us"
+        );
         mean(&search, 30);
-        assert!(search.behind(first), "valued at 30% for us");
+        assert!(
+            behind(&search.tree, &search.params, first),
+            "valued at 30% for us"
+        );
     }
 
     #[test]
@@ -504,10 +526,16 @@ pub(super) mod tests {
             !search.params.tactics.solver_pair_check_quiet,
             "off by default"
         );
-        assert_eq!(search.quiet_reply(&board, &ours, AMPLE), None);
+        assert_eq!(
+            search
+                .tactics
+                .quiet_reply(&search.params, &board, &ours, AMPLE),
+            None
+        );
         search.params.tactics.solver_pair_check_quiet = true;
         let reply = search
-            .quiet_reply(&board, &ours, AMPLE)
+            .tactics
+            .quiet_reply(&search.params, &board, &ours, AMPLE)
             .expect("Black's quiet win");
         // The reply leaves White, to move, with no pair that stops Black's VCDT.
         let mut after = board_after(&board, &ours).unwrap();
@@ -519,15 +547,24 @@ pub(super) mod tests {
             verify_nodes: 20_000,
             ..Default::default()
         };
-        let answer =
-            crate::tactics::defender_lost(&mut search.solver, &mut tb, after.to_move(), &limits);
+        let answer = crate::tactics::defender_lost(
+            &mut search.tactics.solver,
+            &mut tb,
+            after.to_move(),
+            &limits,
+        );
         assert_eq!(answer, crate::tactics::QuietWin::Win);
         // With no nodes to spend, nothing is claimed.
         let none = CheckBudget {
             deadline: None,
             nodes: 0,
         };
-        assert_eq!(search.quiet_reply(&board, &ours, none), None);
+        assert_eq!(
+            search
+                .tactics
+                .quiet_reply(&search.params, &board, &ours, none),
+            None
+        );
     }
 
     #[test]
@@ -538,14 +575,16 @@ pub(super) mod tests {
         let board =
             replay("k10 a19-c19 l10-m10 e19-g19 n10-c3 i19-k19 c4-c5 m19-o19 c6-s1").unwrap();
         let (mut search, [firsts, seconds]) = favouring(["j10", "a1"], ["o10", "c7"]);
-        assert!(search.check_pairs(&board, AMPLE));
+        assert!(search
+            .tactics
+            .check_pairs(&search.tree, &search.params, &board, AMPLE));
         let tree = &search.tree;
         assert_eq!(tree.edge(seconds.first).proof(), Proof::Loss);
         assert_eq!(tree.edge(firsts.first).proof(), Proof::Loss);
         // The check moved on from j10 instead of checking its other second stone: the next
         // first stone, a1, has no searched second stone, so nothing more was checked.
         assert_eq!(tree.edge(seconds.first + 1).proof(), Proof::Unknown);
-        assert_eq!(search.checked_pairs.len(), 1);
+        assert_eq!(search.tactics.checked_pairs.len(), 1);
     }
 
     #[test]
@@ -556,7 +595,9 @@ pub(super) mod tests {
         // i7 i10. Liuzi played e9 and lost.
         let board = replay("h13 i9-j7 i12-h11 h9-g10 f11-g12 f9-i8 k6-i14 d9-j15").unwrap();
         let (mut search, [firsts, seconds]) = favouring(["e9", "a1"], ["j9", "a2"]);
-        assert!(search.check_pairs(&board, AMPLE));
+        assert!(search
+            .tactics
+            .check_pairs(&search.tree, &search.params, &board, AMPLE));
         let tree = &search.tree;
         assert_eq!(tree.edge(seconds.first).proof(), Proof::Loss);
         assert_eq!(tree.edge(firsts.first).proof(), Proof::Loss);
@@ -570,7 +611,7 @@ pub(super) mod tests {
             max_time: None,
         };
         let answer = partner_besides(
-            &mut search.solver,
+            &mut search.tactics.solver,
             &mut tb,
             board.to_move(),
             cell("e9") as usize,

@@ -12,9 +12,9 @@
 //! runs on it with a node budget, and a proof backs up like any other: the opponent's quiet turn
 //! proves our pair before it lost, and our own proves a quiet win.
 
-use super::node::Proof;
-use super::tree::Tree;
-use super::SearchParams;
+use super::super::node::Proof;
+use super::super::tree::Tree;
+use super::super::SearchParams;
 use crate::rules::{Board, Color, Stage};
 use crate::search::common::SolverParams;
 use crate::tactics::{
@@ -104,9 +104,9 @@ pub(crate) fn pair_defence_proof(
 
 #[cfg(test)]
 mod tests {
-    use super::super::proofs::tests::block;
-    use super::super::proofs::tree_solver;
-    use super::super::tree::ROOT;
+    use super::super::super::proven::tests::block;
+    use super::super::super::tree::ROOT;
+    use super::super::node_solves::tree_solver;
     use super::*;
     use crate::tactics::suite::replay;
 

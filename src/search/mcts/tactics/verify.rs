@@ -5,14 +5,15 @@
 //! sees the opponent's best replies a few stones deep through the evaluator, as our alpha-beta
 //! does (docs/search.md, in-tree tactics).
 
-use super::node::Proof;
+use super::super::node::Proof;
+use super::super::proven::root_choice;
+use super::super::tree::{Tree, ROOT};
+use super::super::SearchParams;
 use super::pair_check::{best_second, board_after};
-use super::proofs::root_choice;
-use super::tree::{Tree, ROOT};
-use super::Search;
+use super::RootTactics;
 use crate::notation::format_gtp;
 use crate::rules::{Board, Point, Stage};
-use crate::search::common::{JudgeLimits, PositionFactory, ThinkObserver};
+use crate::search::common::{JudgeLimits, ThinkObserver};
 use web_time::Instant;
 
 /// A turn enters the verification with at least this share of the chosen turn's visits: the
@@ -23,7 +24,7 @@ const MIN_VISIT_SHARE: f64 = 0.1;
 /// Alpha-beta nodes per playout of a playout-limited search without a clock (alpha-beta visits
 /// about 100,000 nodes a second where the MCTS runs about 16,000 playouts), so fixed-playout
 /// searches stay reproducible.
-pub(super) const NODES_PER_PLAYOUT: u64 = 2;
+const NODES_PER_PLAYOUT: u64 = 2;
 
 /// The root children to verify, the search's choice first, then by visits.
 fn candidates(tree: &Tree, chosen: u32, count: usize) -> Vec<u32> {
@@ -45,40 +46,44 @@ fn candidates(tree: &Tree, chosen: u32, count: usize) -> Vec<u32> {
     list
 }
 
-impl<F: PositionFactory> Search<F> {
-    /// Judges the candidate turns; returns the root child to play instead of the search's
-    /// choice, when one is judged better. Every judgement shares the time to `deadline` (and
-    /// `nodes` alpha-beta nodes) equally; a judgement that does not reach the depth leaves the
+impl RootTactics {
+    /// After the search, the pair verification (a hook the core calls): judges the candidate
+    /// turns; returns the root child to play instead of the search's choice, when one is judged
+    /// better. Every judgement shares the time to `deadline` (and, with a playout limit
+    /// `playout_cap`, [`NODES_PER_PLAYOUT`] alpha-beta nodes a playout) equally; a judgement that does not reach the depth leaves the
     /// turn out, and the search's own choice unjudged leaves it standing. A stop from
     /// `observer` ends the judgement under way (and so leaves the rest unjudged).
-    pub(super) fn verify_choice(
+    pub(in super::super) fn verify(
         &mut self,
+        tree: &Tree,
+        params: &SearchParams,
         board: &Board,
         deadline: Option<Instant>,
-        nodes: Option<u64>,
+        playout_cap: Option<u64>,
         observer: Option<&dyn ThinkObserver>,
     ) -> Option<u32> {
-        let depth = self.params.verify_depth;
+        let nodes = playout_cap.map(|n| n.saturating_mul(NODES_PER_PLAYOUT).max(1));
+        let depth = params.verify_depth;
         let judge = self.judge.as_mut()?;
-        let chosen = root_choice(&self.tree, &self.params)?;
-        if self.tree.edge(chosen).proof() == Proof::Win {
+        let chosen = root_choice(tree, params)?;
+        if tree.edge(chosen).proof() == Proof::Win {
             return None;
         }
-        let list = candidates(&self.tree, chosen, self.params.verify_pairs as usize);
+        let list = candidates(tree, chosen, params.verify_pairs as usize);
         if list.len() < 2 {
             tracing::debug!("verify: no other turn with a tenth of the search's choice's visits");
             return None;
         }
         let started = Instant::now();
         let size = board.size();
-        let point = |e: u32| Point::from_index(self.tree.edge(e).cell() as usize, size);
+        let point = |e: u32| Point::from_index(tree.edge(e).cell() as usize, size);
         let mut best: Option<(u32, f64)> = None;
         let mut chosen_value = None;
         let mut notes = Vec::new();
         for (k, &first) in list.iter().enumerate() {
             let mut stones = vec![point(first)];
             if board.stage() == Stage::First {
-                match best_second(&self.tree, &self.params, first) {
+                match best_second(tree, params, first) {
                     Some(second) => stones.push(point(second)),
                     None => continue,
                 }
@@ -118,7 +123,7 @@ impl<F: PositionFactory> Search<F> {
         let (mut pick, value) = best?;
         // Another turn must beat the search's choice by more than the margin; with a margin, a
         // choice left unjudged (no second stone in the tree to make its pair) stands.
-        let margin = f64::from(self.params.verify_margin);
+        let margin = f64::from(params.verify_margin);
         let keep = match chosen_value {
             Some(c) => value <= c + margin,
             None => margin > 0.0,
@@ -148,7 +153,7 @@ mod tests {
     use super::*;
     use crate::search::common::test_support::SimpleFactory;
     use crate::search::common::{Judgement, PositionJudge};
-    use crate::search::mcts::SearchParams;
+    use crate::search::mcts::Search;
     use crate::search::Limits;
     use std::sync::atomic::{AtomicU32, Ordering};
     use std::sync::Arc;
@@ -227,7 +232,8 @@ mod tests {
         let board = before_the_mistake();
         let size = board.size();
         search
-            .verify_choice(&board, None, None, None)
+            .tactics
+            .verify(&search.tree, &search.params, &board, None, None, None)
             .map(|e| Point::from_index(search.tree.edge(e).cell() as usize, size))
     }
 
