@@ -2,7 +2,9 @@
 //! that decide a position outright.
 
 use super::discriminant::CompiledPhase;
+use super::qda::sigmoid;
 use super::features::{self, Features, LineShapes, FEATURE_COUNT};
+use super::pattern_term::{PatternCounts, PatternTables};
 use super::phase::Phase;
 use crate::patterns::{stones_left, PatternBoard};
 use crate::rules::{Board, GameResult};
@@ -18,6 +20,8 @@ pub struct Evaluator {
     phases: Vec<Phase>,
     /// The same phases compiled for evaluation (derived from `phases`).
     compiled: Vec<CompiledPhase>,
+    /// The pattern term's tables, one pair a phase, when the model has the term.
+    patterns: Option<Vec<PatternTables>>,
     source: String,
 }
 
@@ -55,8 +59,37 @@ impl Evaluator {
         Ok(Evaluator {
             compiled: phases.iter().map(CompiledPhase::new).collect(),
             phases,
+            patterns: None,
             source: source.replace(['\n', '\r'], " "),
         })
+    }
+
+    /// [`Evaluator::new`] with the pattern term: `patterns` holds one pair of tables a phase.
+    pub fn with_patterns(
+        phases: Vec<Phase>,
+        patterns: Vec<PatternTables>,
+        source: &str,
+    ) -> Result<Evaluator, String> {
+        let mut evaluator = Evaluator::new(phases, source)?;
+        if patterns.len() != evaluator.phases.len() {
+            return Err(format!(
+                "{} pattern tables for {} phases",
+                patterns.len(),
+                evaluator.phases.len()
+            ));
+        }
+        for (i, tables) in patterns.iter().enumerate() {
+            tables
+                .validate()
+                .map_err(|e| format!("phase {i}'s patterns: {e}"))?;
+        }
+        evaluator.patterns = Some(patterns);
+        Ok(evaluator)
+    }
+
+    /// The pattern term's tables of every phase, when the model has the term.
+    pub fn pattern_tables(&self) -> Option<&[PatternTables]> {
+        self.patterns.as_deref()
     }
 
     pub fn phases(&self) -> &[Phase] {
@@ -83,8 +116,36 @@ impl Evaluator {
 
     /// The model's P(win) for the side to move from its features alone (no rules): the phase's
     /// compiled form, equal to [`Phase::win_probability`] up to rounding.
+    /// The model's P(win) from its features alone: its pattern term, if it has one, left out.
     pub fn model_probability(&self, f: &Features, stones: usize) -> f64 {
         self.compiled[self.phase_index(stones)].win_probability(f)
+    }
+
+    /// The model's P(win) from its features and its pattern counts
+    /// ([`pattern_term::counts`](super::pattern_term::counts)): what the trainer scores, equal to
+    /// the model of [`Evaluator::win_probability`] up to the order of the pattern term's sums.
+    pub fn model_probability_of_counts(
+        &self,
+        f: &Features,
+        stones: usize,
+        counts: &PatternCounts,
+    ) -> f64 {
+        let index = self.phase_index(stones);
+        let term = self
+            .patterns
+            .as_ref()
+            .map_or(0.0, |tables| tables[index].term_of_counts(counts));
+        self.probability_with_term(f, index, term)
+    }
+
+    /// Phase `index`'s P(win) with the pattern term's value `term` added to the logit (the
+    /// compiled form alone, bit for bit, when the model has no term).
+    fn probability_with_term(&self, f: &Features, index: usize, term: f64) -> f64 {
+        let phase = &self.compiled[index];
+        match self.patterns {
+            None => phase.win_probability(f),
+            Some(_) => sigmoid(phase.logit(f) + term),
+        }
     }
 
     /// P(win) for the side to move of `shapes`' position: a finished game by its result, a
@@ -94,7 +155,12 @@ impl Evaluator {
         if let Some(p) = decided(pb) {
             return p;
         }
-        self.model_probability(&features::extract(shapes), pb.board().stone_count())
+        let index = self.phase_index(pb.board().stone_count());
+        let term = self
+            .patterns
+            .as_ref()
+            .map_or(0.0, |tables| tables[index].term(shapes));
+        self.probability_with_term(&features::extract(shapes), index, term)
     }
 
     /// [`Evaluator::win_probability`] of a bare board (builds its pattern state: slower).
