@@ -2,10 +2,10 @@
 //! that decide a position outright.
 
 use super::discriminant::CompiledPhase;
-use super::qda::sigmoid;
 use super::features::{self, Features, LineShapes, FEATURE_COUNT};
 use super::pattern_term::{PatternCounts, PatternTables};
 use super::phase::Phase;
+use super::qda::sigmoid;
 use crate::patterns::{stones_left, PatternBoard};
 use crate::rules::{Board, GameResult};
 

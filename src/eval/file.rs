@@ -310,7 +310,9 @@ fn parse_body(r: &mut Reader, with_patterns: bool) -> Result<Evaluator, String> 
         false => None,
     };
     if let Some((n, line)) = r.next_line() {
-        return Err(format!("line {n}: unexpected `{line}` after the last section"));
+        return Err(format!(
+            "line {n}: unexpected `{line}` after the last section"
+        ));
     }
     match patterns {
         Some(patterns) => Evaluator::with_patterns(phases, patterns, &source),
@@ -516,7 +518,9 @@ mod tests {
         let e = with_patterns();
         let text = e.to_text();
         assert!(text.starts_with("liuzi-eval 2\n"), "{text}");
-        assert!(text.contains(&format!("\npatterns {PATTERN_SPEC} {PATTERN_IDS}\ntable 0 4\n")));
+        assert!(text.contains(&format!(
+            "\npatterns {PATTERN_SPEC} {PATTERN_IDS}\ntable 0 4\n"
+        )));
         let back = Evaluator::parse(text.as_bytes()).unwrap();
         assert_eq!(back, e);
         assert_eq!(back.to_text(), text);
@@ -541,12 +545,21 @@ mod tests {
                 Box::new(|b| b.replace(PATTERN_SPEC, "own-class-pattern4:v0")),
             ),
             // Phase 1 weighs ids 1, 8, 500 and the last for the side to move, 7 for the other.
-            ("`table 1", Box::new(|b| b.replace("table 1 5", "table 2 5"))),
-            ("ends where", Box::new(|b| b.replace("table 1 5", "table 1 6"))),
+            (
+                "`table 1",
+                Box::new(|b| b.replace("table 1 5", "table 2 5")),
+            ),
+            (
+                "ends where",
+                Box::new(|b| b.replace("table 1 5", "table 1 6")),
+            ),
             ("not above", Box::new(|b| b.replacen("\n1 ", "\n0 ", 1))),
             ("not above", Box::new(|b| b.replacen("\n500 ", "\n3 ", 1))),
             ("not a number", Box::new(|b| b.replacen("\n1 ", "\n1 x", 1))),
-            ("expected `<id>", Box::new(|b| b.replacen("\n1 ", "\n1 0 ", 1))),
+            (
+                "expected `<id>",
+                Box::new(|b| b.replacen("\n1 ", "\n1 0 ", 1)),
+            ),
         ];
         for (expected, edit) in cases {
             let err = kind(&resealed(&text, edit));
@@ -584,7 +597,10 @@ mod tests {
         assert!(kind(&text[..text.len() - 3]).starts_with("Truncated"));
         assert!(kind("hello\n").starts_with("Corrupt"));
         let wrong = kind(&text.replace("liuzi-eval 1", "liuzi-eval 3"));
-        assert!(wrong.starts_with("WrongVersion") && wrong.contains("2 or 1"), "{wrong}");
+        assert!(
+            wrong.starts_with("WrongVersion") && wrong.contains("2 or 1"),
+            "{wrong}"
+        );
         assert!(kind(&text.replace("liuzi-eval1:v2:", "liuzi-eval1:v9:")).starts_with("WrongSpec"));
         assert!(kind(&text.replace("own_threats", "own_threat")).starts_with("WrongSpec"));
         // A changed digit breaks the checksum.

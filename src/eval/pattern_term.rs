@@ -51,10 +51,8 @@ fn ids_by(combiner: &Combiner, packed: u64) -> [u16; 2] {
     [0, 8].map(|shift| {
         let lanes = packed >> shift;
         // The colour's own-class nibble of each direction's 16-bit lane, side by side.
-        let classes = (lanes & 15)
-            | (lanes >> 12 & 0xF0)
-            | (lanes >> 24 & 0xF00)
-            | (lanes >> 36 & 0xF000);
+        let classes =
+            (lanes & 15) | (lanes >> 12 & 0xF0) | (lanes >> 24 & 0xF00) | (lanes >> 36 & 0xF000);
         combiner.id(classes as u16)
     })
 }
@@ -156,7 +154,13 @@ mod tests {
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
         let mut table = || -> Vec<f32> {
             (0..PATTERN_IDS)
-                .map(|id| if id == 0 { 0.0 } else { rng.gen_range(-0.1..0.1) })
+                .map(|id| {
+                    if id == 0 {
+                        0.0
+                    } else {
+                        rng.gen_range(-0.1..0.1)
+                    }
+                })
                 .collect()
         };
         PatternTables {

@@ -347,7 +347,10 @@ fn run(cli: Cli) -> Result<(), String> {
         min_stones: cli.min_stones,
         seed: cli.seed,
         // Counted also for a baseline with the term, which is scored on them.
-        patterns: cli.patterns || baseline.as_ref().is_some_and(|b| b.pattern_tables().is_some()),
+        patterns: cli.patterns
+            || baseline
+                .as_ref()
+                .is_some_and(|b| b.pattern_tables().is_some()),
     };
     let per_game: Vec<usize> = input_of
         .iter()

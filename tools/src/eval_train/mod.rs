@@ -7,5 +7,6 @@ pub mod fit;
 pub mod lbfgs;
 pub mod logistic;
 pub mod metrics;
+pub mod parallel_sum;
 pub mod pattern_fit;
 pub mod quadratic;

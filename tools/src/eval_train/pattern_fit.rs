@@ -10,6 +10,7 @@
 
 use super::lbfgs::{minimise, LbfgsOptions};
 use super::logistic::neg_log_likelihood;
+use super::parallel_sum::loss_and_gradient;
 use liuzi::eval::pattern_term::{PatternCounts, PatternTables, PATTERN_IDS};
 use liuzi::eval::qda::sigmoid;
 
@@ -84,50 +85,26 @@ pub fn fit(rows: &[PatternRow], l2: f64, threads: usize) -> PatternFit {
         .iter()
         .map(|&h| 1.0 / (h + l2).max(1e-12).sqrt())
         .collect();
-    let chunk = rows.len().div_ceil(threads.max(1)).max(1);
     let objective = |scaled: &[f64], grad: &mut [f64]| -> f64 {
         let weights: Vec<f64> = scaled.iter().zip(&unscale).map(|(s, u)| s * u).collect();
-        let weights = &weights;
-        let sparse = &sparse;
-        let parts: Vec<(f64, Vec<f64>)> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..rows.len())
-                .step_by(chunk)
-                .map(|first| {
-                    let last = (first + chunk).min(rows.len());
-                    scope.spawn(move || {
-                        let mut g = vec![0.0; WEIGHTS];
-                        let mut loss = 0.0;
-                        for (r, row) in rows.iter().enumerate().take(last).skip(first) {
-                            let (index, count) = sparse.row(r);
-                            let term: f64 = index
-                                .iter()
-                                .zip(count)
-                                .map(|(&k, &c)| weights[k as usize] * f64::from(c))
-                                .sum();
-                            let t = row.offset + term;
-                            loss += neg_log_likelihood(t, row.win);
-                            let residual = sigmoid(t) - f64::from(u8::from(row.win));
-                            for (&k, &c) in index.iter().zip(count) {
-                                g[k as usize] += residual * f64::from(c);
-                            }
-                        }
-                        (loss, g)
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("a gradient worker panicked"))
-                .collect()
-        });
-        grad.iter_mut().for_each(|g| *g = 0.0);
-        let mut loss = 0.0;
-        for (l, g) in parts {
-            loss += l;
-            for (a, b) in grad.iter_mut().zip(&g) {
-                *a += b;
+        let loss = loss_and_gradient(rows.len(), threads, grad, |run, g| {
+            let mut loss = 0.0;
+            for r in run {
+                let (index, count) = sparse.row(r);
+                let term: f64 = index
+                    .iter()
+                    .zip(count)
+                    .map(|(&k, &c)| weights[k as usize] * f64::from(c))
+                    .sum();
+                let t = rows[r].offset + term;
+                loss += neg_log_likelihood(t, rows[r].win);
+                let residual = sigmoid(t) - f64::from(u8::from(rows[r].win));
+                for (&k, &c) in index.iter().zip(count) {
+                    g[k as usize] += residual * f64::from(c);
+                }
             }
-        }
+            loss
+        });
         let mut penalty = 0.0;
         for k in 0..WEIGHTS {
             penalty += weights[k] * weights[k];
