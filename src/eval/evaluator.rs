@@ -188,3 +188,59 @@ pub fn decided(pb: &PatternBoard) -> Option<f64> {
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::pattern_term;
+    use crate::policy::FeatureBoard;
+    use crate::rules::Point;
+
+    #[test]
+    fn the_pattern_term_is_added_to_the_logit_of_the_phase() {
+        let plain = crate::eval::testing::sample_evaluator();
+        let phases = plain.phases().to_vec();
+        let zero = vec![PatternTables::zero(); phases.len()];
+        let with_zero = Evaluator::with_patterns(phases.clone(), zero, "zero").unwrap();
+        // Every weight of the late phase's tables 0.01: the term is 0.01 a counted cell a side.
+        let mut late = PatternTables::zero();
+        late.own[1..].fill(0.01);
+        late.opp[1..].fill(0.01);
+        let tables = vec![PatternTables::zero(), late];
+        let weighed = Evaluator::with_patterns(phases.clone(), tables, "late").unwrap();
+        let mut fb = FeatureBoard::new(&Board::standard());
+        // Stones on every other cell: no window of six holds four of a colour, so the rules
+        // decide none of the positions and the model scores them all, in both phases.
+        for (n, q) in (0..25u8)
+            .map(|k| Point::new(2 * (k % 7) + 3, 2 * (k / 7) + 3))
+            .enumerate()
+        {
+            assert!(decided(fb.patterns()).is_none(), "{n}");
+            let p = plain.win_probability(&fb);
+            assert!((with_zero.win_probability(&fb) - p).abs() < 1e-12, "{n}");
+            let stones = fb.patterns().board().stone_count();
+            let counts = pattern_term::counts(&fb);
+            let cells: u32 = counts
+                .own
+                .iter()
+                .chain(&counts.opp)
+                .map(|&(_, n)| u32::from(n))
+                .sum();
+            let f = features::extract(&fb);
+            let index = weighed.phase_index(stones);
+            let term = weighed.pattern_tables().unwrap()[index].term(&fb);
+            let want = if stones < 20 {
+                0.0
+            } else {
+                0.01 * f64::from(cells)
+            };
+            assert!((term - want).abs() < 1e-3, "{n}: {term} vs {want}");
+            let logit = weighed.compiled[index].logit(&f);
+            assert_eq!(weighed.win_probability(&fb), sigmoid(logit + term));
+            let scored = weighed.model_probability_of_counts(&f, stones, &counts);
+            assert!((scored - weighed.win_probability(&fb)).abs() < 1e-4);
+            fb.play(q).unwrap();
+        }
+        assert!(Evaluator::with_patterns(phases, vec![], "none").is_err());
+    }
+}

@@ -177,10 +177,10 @@ mod tests {
         }
         for cell in 0..pb.geometry().area() {
             let ids = cell_ids(pb.packed_line_shapes(cell));
-            for colour in 0..2 {
+            for (colour, &id) in ids.iter().enumerate() {
                 let classes: [u8; 4] =
                     std::array::from_fn(|dir| shape::shape_for(pb.key(cell, dir), colour).0);
-                assert_eq!(ids[colour], Combiner::own().id_of(classes), "{cell}");
+                assert_eq!(id, Combiner::own().id_of(classes), "{cell}");
             }
         }
     }
