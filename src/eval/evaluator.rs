@@ -3,7 +3,7 @@
 
 use super::discriminant::CompiledPhase;
 use super::features::{self, Features, LineShapes, FEATURE_COUNT};
-use super::pattern_term::{PatternCounts, PatternTables};
+use super::pattern_term::{PatternCounts, PatternTables, TermSum};
 use super::phase::Phase;
 use super::qda::sigmoid;
 use crate::patterns::{stones_left, PatternBoard};
@@ -156,11 +156,13 @@ impl Evaluator {
             return p;
         }
         let index = self.phase_index(pb.board().stone_count());
-        let term = self
-            .patterns
-            .as_ref()
-            .map_or(0.0, |tables| tables[index].term(shapes));
-        self.probability_with_term(&features::extract(shapes), index, term)
+        let Some(tables) = &self.patterns else {
+            return self.probability_with_term(&features::extract(shapes), index, 0.0);
+        };
+        // Summed in the features' own pass over the cells.
+        let mut term = TermSum::new(&tables[index], shapes);
+        let f = features::extract_visiting(shapes, |packed, empty| term.add_cell(packed, empty));
+        self.probability_with_term(&f, index, term.total())
     }
 
     /// [`Evaluator::win_probability`] of a bare board (builds its pattern state: slower).

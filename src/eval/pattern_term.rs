@@ -48,13 +48,16 @@ pub fn cell_ids(packed: u64) -> [u16; 2] {
 /// would otherwise check its lazy initialisation at every cell).
 #[inline]
 fn ids_by(combiner: &Combiner, packed: u64) -> [u16; 2] {
-    [0, 8].map(|shift| {
-        let lanes = packed >> shift;
-        // The colour's own-class nibble of each direction's 16-bit lane, side by side.
-        let classes =
-            (lanes & 15) | (lanes >> 12 & 0xF0) | (lanes >> 24 & 0xF00) | (lanes >> 36 & 0xF000);
-        combiner.id(classes as u16)
-    })
+    // A colour's own-class nibbles sit at bits 0, 16, 32 and 48 (Black; White's 8 higher).
+    // One multiplication copies nibble k to bit 48 + 4k as well; every other copy lands at or
+    // below bit 47 without overlapping another, so nothing carries into the top 16 bits.
+    const NIBBLES: u64 = 0x000F_000F_000F_000F;
+    const GATHER: u64 = 1 << 12 | 1 << 24 | 1 << 36 | 1 << 48;
+    let gather = |lanes: u64| ((lanes & NIBBLES).wrapping_mul(GATHER) >> 48) as u16;
+    [
+        combiner.id(gather(packed)),
+        combiner.id(gather(packed >> 8)),
+    ]
 }
 
 /// The colours' indices into [`cell_ids`]: the side to move's first.
@@ -91,19 +94,15 @@ impl PatternTables {
         Ok(())
     }
 
-    /// The term for `shapes`' position: one pass over the cells, an occupied cell's weights
-    /// multiplied by 0 (cheaper than a branch the processor cannot predict).
+    /// The term for `shapes`' position, by a pass of its own over the cells (the evaluator
+    /// sums it in the features' pass instead, with a [`TermSum`], to the same bits).
     pub fn term<S: LineShapes + ?Sized>(&self, shapes: &S) -> f64 {
         let pb = shapes.patterns();
-        let (own, opp) = sides(shapes);
-        let combiner = Combiner::own();
-        let mut sum = 0.0f32;
+        let mut sum = TermSum::new(self, shapes);
         for cell in 0..pb.geometry().area() {
-            let ids = ids_by(combiner, shapes.packed_line_shapes(cell));
-            let empty = f32::from(u8::from(!pb.is_occupied(cell)));
-            sum += (self.own[ids[own] as usize] + self.opp[ids[opp] as usize]) * empty;
+            sum.add_cell(shapes.packed_line_shapes(cell), !pb.is_occupied(cell));
         }
-        f64::from(sum)
+        sum.total()
     }
 
     /// The term from a position's counts ([`counts`]): what [`PatternTables::term`] gives, up to
@@ -116,6 +115,44 @@ impl PatternTables {
                 .sum()
         };
         side(&self.own, &counts.own) + side(&self.opp, &counts.opp)
+    }
+}
+
+/// The term of one position summed cell by cell, as a pass over the cells hands them over
+/// (in cell order, so that every pass gives the same bits).
+pub struct TermSum<'a> {
+    tables: &'a PatternTables,
+    combiner: &'static Combiner,
+    /// Black's or White's id of a cell ([`cell_ids`]) for the side to move, the opponent.
+    own: usize,
+    opp: usize,
+    sum: f32,
+}
+
+impl<'a> TermSum<'a> {
+    pub fn new<S: LineShapes + ?Sized>(tables: &'a PatternTables, shapes: &S) -> TermSum<'a> {
+        let (own, opp) = sides(shapes);
+        TermSum {
+            tables,
+            combiner: Combiner::own(),
+            own,
+            opp,
+            sum: 0.0,
+        }
+    }
+
+    /// Adds a cell's weights, from its packed line shapes. An occupied cell's are multiplied
+    /// by 0: cheaper than a branch the processor cannot predict.
+    #[inline]
+    pub fn add_cell(&mut self, packed: u64, empty: bool) {
+        let ids = ids_by(self.combiner, packed);
+        let weights =
+            self.tables.own[ids[self.own] as usize] + self.tables.opp[ids[self.opp] as usize];
+        self.sum += weights * f32::from(u8::from(empty));
+    }
+
+    pub fn total(&self) -> f64 {
+        f64::from(self.sum)
     }
 }
 
@@ -182,6 +219,22 @@ mod tests {
                     std::array::from_fn(|dir| shape::shape_for(pb.key(cell, dir), colour).0);
                 assert_eq!(id, Combiner::own().id_of(classes), "{cell}");
             }
+        }
+    }
+
+    #[test]
+    fn the_gathered_nibbles_are_each_colours_own_classes_of_any_word() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..100_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let want = [0, 8].map(|shift| {
+                let classes: [u8; 4] =
+                    std::array::from_fn(|dir| (x >> (16 * dir + shift)) as u8 & 15);
+                Combiner::own().id_of(classes)
+            });
+            assert_eq!(cell_ids(x), want, "{x:#018x}");
         }
     }
 
