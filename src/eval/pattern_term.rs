@@ -48,16 +48,19 @@ pub fn cell_ids(packed: u64) -> [u16; 2] {
 /// would otherwise check its lazy initialisation at every cell).
 #[inline]
 fn ids_by(combiner: &Combiner, packed: u64) -> [u16; 2] {
-    // A colour's own-class nibbles sit at bits 0, 16, 32 and 48 (Black; White's 8 higher).
-    // One multiplication copies nibble k to bit 48 + 4k as well; every other copy lands at or
-    // below bit 47 without overlapping another, so nothing carries into the top 16 bits.
+    [0, 8].map(|shift| combiner.id(own_classes(packed >> shift)))
+}
+
+/// The four own-class nibbles of the colour whose bytes are the low ones of `lanes`' 16-bit
+/// lanes (Black's; White's once shifted down by 8), packed as [`Combiner::id`] takes them.
+#[inline]
+fn own_classes(lanes: u64) -> u16 {
+    // The nibbles sit at bits 0, 16, 32 and 48. One multiplication copies nibble k to bit
+    // 48 + 4k as well; every other copy lands at or below bit 47 without overlapping another,
+    // so nothing carries into the top 16 bits.
     const NIBBLES: u64 = 0x000F_000F_000F_000F;
     const GATHER: u64 = 1 << 12 | 1 << 24 | 1 << 36 | 1 << 48;
-    let gather = |lanes: u64| ((lanes & NIBBLES).wrapping_mul(GATHER) >> 48) as u16;
-    [
-        combiner.id(gather(packed)),
-        combiner.id(gather(packed >> 8)),
-    ]
+    ((lanes & NIBBLES).wrapping_mul(GATHER) >> 48) as u16
 }
 
 /// The colours' indices into [`cell_ids`]: the side to move's first.
@@ -121,11 +124,13 @@ impl PatternTables {
 /// The term of one position summed cell by cell, as a pass over the cells hands them over
 /// (in cell order, so that every pass gives the same bits).
 pub struct TermSum<'a> {
-    tables: &'a PatternTables,
+    own: &'a [f32],
+    opp: &'a [f32],
     combiner: &'static Combiner,
-    /// Black's or White's id of a cell ([`cell_ids`]) for the side to move, the opponent.
-    own: usize,
-    opp: usize,
+    /// Where the side to move's bytes sit in a cell's packed shapes (0 Black, 8 White), and
+    /// the opponent's.
+    own_shift: u32,
+    opp_shift: u32,
     sum: f32,
 }
 
@@ -133,10 +138,11 @@ impl<'a> TermSum<'a> {
     pub fn new<S: LineShapes + ?Sized>(tables: &'a PatternTables, shapes: &S) -> TermSum<'a> {
         let (own, opp) = sides(shapes);
         TermSum {
-            tables,
+            own: &tables.own,
+            opp: &tables.opp,
             combiner: Combiner::own(),
-            own,
-            opp,
+            own_shift: 8 * own as u32,
+            opp_shift: 8 * opp as u32,
             sum: 0.0,
         }
     }
@@ -145,9 +151,9 @@ impl<'a> TermSum<'a> {
     /// by 0: cheaper than a branch the processor cannot predict.
     #[inline]
     pub fn add_cell(&mut self, packed: u64, empty: bool) {
-        let ids = ids_by(self.combiner, packed);
-        let weights =
-            self.tables.own[ids[self.own] as usize] + self.tables.opp[ids[self.opp] as usize];
+        let own = self.combiner.id(own_classes(packed >> self.own_shift));
+        let opp = self.combiner.id(own_classes(packed >> self.opp_shift));
+        let weights = self.own[own as usize] + self.opp[opp as usize];
         self.sum += weights * f32::from(u8::from(empty));
     }
 
