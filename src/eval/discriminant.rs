@@ -107,8 +107,13 @@ impl CompiledPhase {
 
     /// P(win) for the side to move: σ(a·LLR + b), as [`Phase::win_probability`].
     pub fn win_probability(&self, x: &[f64]) -> f64 {
+        sigmoid(self.logit(x))
+    }
+
+    /// The calibrated log-odds a·LLR + b: what the pattern term is added to.
+    pub fn logit(&self, x: &[f64]) -> f64 {
         let [a, b] = self.calibration;
-        sigmoid(a * self.log_likelihood_ratio(x) + b)
+        a * self.log_likelihood_ratio(x) + b
     }
 }
 

@@ -3,7 +3,9 @@
 
 use super::discriminant::CompiledPhase;
 use super::features::{self, Features, LineShapes, FEATURE_COUNT};
+use super::pattern_term::{PatternCounts, PatternTables, TermSum};
 use super::phase::Phase;
+use super::qda::sigmoid;
 use crate::patterns::{stones_left, PatternBoard};
 use crate::rules::{Board, GameResult};
 
@@ -18,6 +20,8 @@ pub struct Evaluator {
     phases: Vec<Phase>,
     /// The same phases compiled for evaluation (derived from `phases`).
     compiled: Vec<CompiledPhase>,
+    /// The pattern term's tables, one pair a phase, when the model has the term.
+    patterns: Option<Vec<PatternTables>>,
     source: String,
 }
 
@@ -55,8 +59,37 @@ impl Evaluator {
         Ok(Evaluator {
             compiled: phases.iter().map(CompiledPhase::new).collect(),
             phases,
+            patterns: None,
             source: source.replace(['\n', '\r'], " "),
         })
+    }
+
+    /// [`Evaluator::new`] with the pattern term: `patterns` holds one pair of tables a phase.
+    pub fn with_patterns(
+        phases: Vec<Phase>,
+        patterns: Vec<PatternTables>,
+        source: &str,
+    ) -> Result<Evaluator, String> {
+        let mut evaluator = Evaluator::new(phases, source)?;
+        if patterns.len() != evaluator.phases.len() {
+            return Err(format!(
+                "{} pattern tables for {} phases",
+                patterns.len(),
+                evaluator.phases.len()
+            ));
+        }
+        for (i, tables) in patterns.iter().enumerate() {
+            tables
+                .validate()
+                .map_err(|e| format!("phase {i}'s patterns: {e}"))?;
+        }
+        evaluator.patterns = Some(patterns);
+        Ok(evaluator)
+    }
+
+    /// The pattern term's tables of every phase, when the model has the term.
+    pub fn pattern_tables(&self) -> Option<&[PatternTables]> {
+        self.patterns.as_deref()
     }
 
     pub fn phases(&self) -> &[Phase] {
@@ -83,8 +116,36 @@ impl Evaluator {
 
     /// The model's P(win) for the side to move from its features alone (no rules): the phase's
     /// compiled form, equal to [`Phase::win_probability`] up to rounding.
+    /// The model's P(win) from its features alone: its pattern term, if it has one, left out.
     pub fn model_probability(&self, f: &Features, stones: usize) -> f64 {
         self.compiled[self.phase_index(stones)].win_probability(f)
+    }
+
+    /// The model's P(win) from its features and its pattern counts
+    /// ([`pattern_term::counts`](super::pattern_term::counts)): what the trainer scores, equal to
+    /// the model of [`Evaluator::win_probability`] up to the order of the pattern term's sums.
+    pub fn model_probability_of_counts(
+        &self,
+        f: &Features,
+        stones: usize,
+        counts: &PatternCounts,
+    ) -> f64 {
+        let index = self.phase_index(stones);
+        let term = self
+            .patterns
+            .as_ref()
+            .map_or(0.0, |tables| tables[index].term_of_counts(counts));
+        self.probability_with_term(f, index, term)
+    }
+
+    /// Phase `index`'s P(win) with the pattern term's value `term` added to the logit (the
+    /// compiled form alone, bit for bit, when the model has no term).
+    fn probability_with_term(&self, f: &Features, index: usize, term: f64) -> f64 {
+        let phase = &self.compiled[index];
+        match self.patterns {
+            None => phase.win_probability(f),
+            Some(_) => sigmoid(phase.logit(f) + term),
+        }
     }
 
     /// P(win) for the side to move of `shapes`' position: a finished game by its result, a
@@ -94,7 +155,14 @@ impl Evaluator {
         if let Some(p) = decided(pb) {
             return p;
         }
-        self.model_probability(&features::extract(shapes), pb.board().stone_count())
+        let index = self.phase_index(pb.board().stone_count());
+        let Some(tables) = &self.patterns else {
+            return self.probability_with_term(&features::extract(shapes), index, 0.0);
+        };
+        // Summed in the features' own pass over the cells.
+        let mut term = TermSum::new(&tables[index], shapes);
+        let f = features::extract_visiting(shapes, |packed, empty| term.add_cell(packed, empty));
+        self.probability_with_term(&f, index, term.total())
     }
 
     /// [`Evaluator::win_probability`] of a bare board (builds its pattern state: slower).
@@ -121,4 +189,60 @@ pub fn decided(pb: &PatternBoard) -> Option<f64> {
         return Some(1.0 - DECIDED);
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::pattern_term;
+    use crate::policy::FeatureBoard;
+    use crate::rules::Point;
+
+    #[test]
+    fn the_pattern_term_is_added_to_the_logit_of_the_phase() {
+        let plain = crate::eval::testing::sample_evaluator();
+        let phases = plain.phases().to_vec();
+        let zero = vec![PatternTables::zero(); phases.len()];
+        let with_zero = Evaluator::with_patterns(phases.clone(), zero, "zero").unwrap();
+        // Every weight of the late phase's tables 0.01: the term is 0.01 a counted cell a side.
+        let mut late = PatternTables::zero();
+        late.own[1..].fill(0.01);
+        late.opp[1..].fill(0.01);
+        let tables = vec![PatternTables::zero(), late];
+        let weighed = Evaluator::with_patterns(phases.clone(), tables, "late").unwrap();
+        let mut fb = FeatureBoard::new(&Board::standard());
+        // Stones on every other cell: no window of six holds four of a colour, so the rules
+        // decide none of the positions and the model scores them all, in both phases.
+        for (n, q) in (0..25u8)
+            .map(|k| Point::new(2 * (k % 7) + 3, 2 * (k / 7) + 3))
+            .enumerate()
+        {
+            assert!(decided(fb.patterns()).is_none(), "{n}");
+            let p = plain.win_probability(&fb);
+            assert!((with_zero.win_probability(&fb) - p).abs() < 1e-12, "{n}");
+            let stones = fb.patterns().board().stone_count();
+            let counts = pattern_term::counts(&fb);
+            let cells: u32 = counts
+                .own
+                .iter()
+                .chain(&counts.opp)
+                .map(|&(_, n)| u32::from(n))
+                .sum();
+            let f = features::extract(&fb);
+            let index = weighed.phase_index(stones);
+            let term = weighed.pattern_tables().unwrap()[index].term(&fb);
+            let want = if stones < 20 {
+                0.0
+            } else {
+                0.01 * f64::from(cells)
+            };
+            assert!((term - want).abs() < 1e-3, "{n}: {term} vs {want}");
+            let logit = weighed.compiled[index].logit(&f);
+            assert_eq!(weighed.win_probability(&fb), sigmoid(logit + term));
+            let scored = weighed.model_probability_of_counts(&f, stones, &counts);
+            assert!((scored - weighed.win_probability(&fb)).abs() < 1e-4);
+            fb.play(q).unwrap();
+        }
+        assert!(Evaluator::with_patterns(phases, vec![], "none").is_err());
+    }
 }

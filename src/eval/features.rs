@@ -158,6 +158,18 @@ impl LineShapes for FeatureBoard {
 
 /// The features of `shapes`' position for its side to move.
 pub fn extract<S: LineShapes + ?Sized>(shapes: &S) -> Features {
+    extract_visiting(shapes, |_, _| {})
+}
+
+/// [`extract`], handing `visit` every cell's packed line shapes
+/// ([`LineShapes::packed_line_shapes`]) and whether the cell is empty, in cell order, from the
+/// pass over the cells the point counts make: a per-cell term (the evaluator's pattern term)
+/// then costs no pass and no read of its own.
+pub fn extract_visiting<S, V>(shapes: &S, mut visit: V) -> Features
+where
+    S: LineShapes + ?Sized,
+    V: FnMut(u64, bool),
+{
     let pb = shapes.patterns();
     let board = pb.board();
     let own = board.to_move();
@@ -195,7 +207,7 @@ pub fn extract<S: LineShapes + ?Sized>(shapes: &S) -> Features {
         }
     }
 
-    let points = empty_cell_points(shapes);
+    let points = empty_cell_points(shapes, &mut visit);
     for colour in [Color::Black, Color::White] {
         for (i, &n) in points[colour.index()].iter().enumerate() {
             f[base(colour) + POINTS + i] = ln_1p_count(n);
@@ -273,13 +285,22 @@ fn point_fields(packed: u64) -> u16 {
 /// Branch-free: a colour's 7-bit field of a cell indexes [`point_lanes`], its four counts as
 /// 0/1 in 16-bit lanes, summed over the empty cells in one word a colour (a lane counts at most
 /// the largest board's cells, 625, so no lane carries into the next).
-fn empty_cell_points<S: LineShapes + ?Sized>(shapes: &S) -> [[u32; 4]; 2] {
+///
+/// `visit` is handed each cell's packed shapes and whether it is empty ([`extract_visiting`]).
+fn empty_cell_points<S, V>(shapes: &S, visit: &mut V) -> [[u32; 4]; 2]
+where
+    S: LineShapes + ?Sized,
+    V: FnMut(u64, bool),
+{
     let pb = shapes.patterns();
     let lanes = point_lanes();
     let mut sums = [0u64; 2];
     for cell in 0..pb.geometry().area() {
-        let fields = u32::from(point_fields(shapes.packed_line_shapes(cell)));
-        let empty = u64::from(!pb.is_occupied(cell));
+        let packed = shapes.packed_line_shapes(cell);
+        let is_empty = !pb.is_occupied(cell);
+        visit(packed, is_empty);
+        let fields = u32::from(point_fields(packed));
+        let empty = u64::from(is_empty);
         sums[0] += lanes[(fields & 0x7F) as usize] * empty;
         sums[1] += lanes[(fields >> 8 & 0x7F) as usize] * empty;
     }
@@ -537,8 +558,8 @@ mod tests {
                 fb.play(p(c, r)).unwrap();
                 let (roads, points) = counts_by_definition(&pb);
                 proptest::prop_assert_eq!(road_counts(pb.windows().pair_histogram()), roads);
-                proptest::prop_assert_eq!(empty_cell_points(&pb), points);
-                proptest::prop_assert_eq!(empty_cell_points(&fb), points);
+                proptest::prop_assert_eq!(empty_cell_points(&pb, &mut |_, _| {}), points);
+                proptest::prop_assert_eq!(empty_cell_points(&fb, &mut |_, _| {}), points);
                 proptest::prop_assert_eq!(extract(&fb), extract(&pb));
             }
             while fb.undo().is_some() {

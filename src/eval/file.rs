@@ -2,7 +2,7 @@
 //! with the same guarantees as the weights file (`policy::Gammas`).
 //!
 //! ```text
-//! liuzi-eval 1
+//! liuzi-eval 2                            <- 1 for a file without the pattern term
 //! spec liuzi-eval1:v2:own_threats,...      <- the feature definitions it was trained on
 //! source <one line: the data and command it came from>
 //! phases <count>
@@ -25,27 +25,42 @@
 //! linear <b: one value per feature>           z = (x − center) / scale
 //! pairs                                    <- then A's lower triangle: row i holds A_i0..A_ii
 //! ...
+//! patterns own-class-pattern4:v1 <ids>    <- version 2 only: the pattern term, [`PATTERN_SPEC`]
+//! table <phase index> <rows>               <- then one block per phase, in order: `rows` lines
+//! <id> <own weight> <opp weight>              of the ids weighed, increasing; the rest weigh 0
+//! ...
 //! checksum <CRC-32 of every byte before this line, 8 hex digits>
 //! ```
+//! An evaluator without the pattern term is written as version 1, which has no such section,
+//! so that files from before the term keep their bytes and load as they did.
 //! Lines starting with `#` before the checksum are comments. Header, spec line, comments and
 //! checksum are the checked-file layout of [`crate::artifact`].
 
 use super::evaluator::Evaluator;
 use super::features::{spec_id, FEATURE_COUNT};
 use super::logistic::{coefficient_count, LogisticPhase};
+use super::pattern_term::{PatternTables, PATTERN_IDS, PATTERN_SPEC};
 use super::phase::Phase;
 use super::qda::{GaussianClass, PhaseModel};
 use crate::artifact::{ErrorKind, FileError, Format, Payload};
 use std::fmt::Write as _;
 use std::path::Path;
 
-pub const EVAL_FORMAT_VERSION: u32 = 1;
+/// The version written for an evaluator with the pattern term; [`NO_PATTERNS_VERSION`] files
+/// load too.
+pub const EVAL_FORMAT_VERSION: u32 = 2;
+/// The version of files without the pattern term, still read and written.
+pub const NO_PATTERNS_VERSION: u32 = 1;
 
 /// The evaluator file's place among the checked artifact files.
 const EVAL_FORMAT: Format = Format {
     noun: "evaluator file",
     magic: "liuzi-eval",
     version: EVAL_FORMAT_VERSION,
+};
+const NO_PATTERNS_FORMAT: Format = Format {
+    version: NO_PATTERNS_VERSION,
+    ..EVAL_FORMAT
 };
 
 /// Why an evaluator file could not be used. Its `Display` names the file and the problem.
@@ -84,6 +99,10 @@ impl Evaluator {
                 }
             }
         }
+        let Some(patterns) = self.pattern_tables() else {
+            return NO_PATTERNS_FORMAT.compose(&spec_id(), &text);
+        };
+        write_patterns(&mut text, patterns);
         EVAL_FORMAT.compose(&spec_id(), &text)
     }
 
@@ -97,16 +116,29 @@ impl Evaluator {
         EVAL_FORMAT.load(path, Evaluator::parse)
     }
 
-    /// Parses the bytes of an evaluator file.
+    /// Parses the bytes of an evaluator file (version 2, or version 1 without the pattern term).
     pub fn parse(bytes: &[u8]) -> Result<Evaluator, EvalFileErrorKind> {
-        let ((), payload) = EVAL_FORMAT.open(bytes, |spec| {
+        let check = |spec: &str| {
             if spec == spec_id() {
                 Ok(())
             } else {
                 Err(format!("`{spec}`, but this build computes `{}`", spec_id()))
             }
-        })?;
-        parse_body(&mut Reader::new(payload)).map_err(ErrorKind::Corrupt)
+        };
+        let (payload, with_patterns) = match EVAL_FORMAT.open(bytes, check) {
+            Ok(((), payload)) => (payload, true),
+            Err(ErrorKind::WrongVersion(why)) => match NO_PATTERNS_FORMAT.open(bytes, check) {
+                Ok(((), payload)) => (payload, false),
+                Err(ErrorKind::WrongVersion(_)) => {
+                    return Err(ErrorKind::WrongVersion(format!(
+                        "{why} or {NO_PATTERNS_VERSION}"
+                    )))
+                }
+                Err(e) => return Err(e),
+            },
+            Err(e) => return Err(e),
+        };
+        parse_body(&mut Reader::new(payload), with_patterns).map_err(ErrorKind::Corrupt)
     }
 }
 
@@ -140,7 +172,76 @@ fn write_logistic(text: &mut String, phase: &LogisticPhase) {
     }
 }
 
-fn parse_body(r: &mut Reader) -> Result<Evaluator, String> {
+/// The pattern section: its header, then each phase's weighed ids.
+fn write_patterns(text: &mut String, patterns: &[PatternTables]) {
+    let _ = writeln!(text, "patterns {PATTERN_SPEC} {PATTERN_IDS}");
+    for (i, tables) in patterns.iter().enumerate() {
+        let weighed: Vec<usize> = (0..PATTERN_IDS)
+            .filter(|&id| tables.own[id] != 0.0 || tables.opp[id] != 0.0)
+            .collect();
+        let _ = writeln!(text, "table {i} {}", weighed.len());
+        for id in weighed {
+            let _ = writeln!(text, "{id} {:e} {:e}", tables.own[id], tables.opp[id]);
+        }
+    }
+}
+
+/// The pattern section of a version-2 file, one pair of tables a phase.
+fn parse_patterns(r: &mut Reader, phases: usize) -> Result<Vec<PatternTables>, String> {
+    let words = r.words("patterns")?;
+    let at = r.at();
+    match words[..] {
+        [spec, ids] if spec == PATTERN_SPEC && ids == PATTERN_IDS.to_string() => {}
+        _ => {
+            return Err(format!(
+                "{at}: pattern tables `{}`, but this build computes `{PATTERN_SPEC} {PATTERN_IDS}`",
+                words.join(" ")
+            ))
+        }
+    }
+    let mut all = Vec::with_capacity(phases);
+    for phase in 0..phases {
+        let words = r.words("table")?;
+        let at = r.at();
+        let rows: usize = match words[..] {
+            [index, rows] if index == phase.to_string() => rows
+                .parse()
+                .ok()
+                .filter(|&n| n < PATTERN_IDS)
+                .ok_or_else(|| format!("{at}: bad row count `{rows}`"))?,
+            _ => return Err(format!("{at}: expected `table {phase} <rows>`")),
+        };
+        let mut tables = PatternTables::zero();
+        let mut last = 0;
+        for _ in 0..rows {
+            let words = r.words("")?;
+            let at = r.at();
+            let [id, own, opp] = words[..] else {
+                return Err(format!("{at}: expected `<id> <own weight> <opp weight>`"));
+            };
+            let id: usize = id
+                .parse()
+                .ok()
+                .filter(|&id| id > last && id < PATTERN_IDS)
+                .ok_or_else(|| {
+                    format!("{at}: pattern id `{id}` is not above {last} and below {PATTERN_IDS}")
+                })?;
+            last = id;
+            let weight = |w: &str| -> Result<f32, String> {
+                w.parse()
+                    .map_err(|_| format!("{at}: `{w}` is not a number"))
+            };
+            (tables.own[id], tables.opp[id]) = (weight(own)?, weight(opp)?);
+        }
+        tables
+            .validate()
+            .map_err(|e| format!("{at}: phase {phase}'s patterns: {e}"))?;
+        all.push(tables);
+    }
+    Ok(all)
+}
+
+fn parse_body(r: &mut Reader, with_patterns: bool) -> Result<Evaluator, String> {
     let source = r.keyed("source")?.to_string();
     let count: usize = r.number_after("phases")?;
     if count == 0 || count > 1000 {
@@ -204,12 +305,19 @@ fn parse_body(r: &mut Reader) -> Result<Evaluator, String> {
             calibration: [calibration[0], calibration[1]],
         }));
     }
+    let patterns = match with_patterns {
+        true => Some(parse_patterns(r, phases.len())?),
+        false => None,
+    };
     if let Some((n, line)) = r.next_line() {
         return Err(format!(
-            "line {n}: unexpected `{line}` after the last phase"
+            "line {n}: unexpected `{line}` after the last section"
         ));
     }
-    Evaluator::new(phases, &source)
+    match patterns {
+        Some(patterns) => Evaluator::with_patterns(phases, patterns, &source),
+        None => Evaluator::new(phases, &source),
+    }
 }
 
 fn parse_class(r: &mut Reader, name: &str) -> Result<GaussianClass, String> {
@@ -389,6 +497,79 @@ mod tests {
         assert!(err.contains("scale is not a positive"), "{err}");
     }
 
+    /// The mixed evaluator with a pattern term: a few weighed ids a phase, both signs.
+    fn with_patterns() -> Evaluator {
+        let e = mixed();
+        let tables = (0..e.phases().len())
+            .map(|i| {
+                let mut t = PatternTables::zero();
+                for id in [1, 7 + i, 500, PATTERN_IDS - 1] {
+                    t.own[id] = 0.01 * id as f32 / 3.0;
+                }
+                t.opp[7] = -0.123_456_79;
+                t
+            })
+            .collect();
+        Evaluator::with_patterns(e.phases().to_vec(), tables, "patterns").unwrap()
+    }
+
+    #[test]
+    fn a_pattern_section_round_trips_exactly_and_only_it_makes_version_2() {
+        let e = with_patterns();
+        let text = e.to_text();
+        assert!(text.starts_with("liuzi-eval 2\n"), "{text}");
+        assert!(text.contains(&format!(
+            "\npatterns {PATTERN_SPEC} {PATTERN_IDS}\ntable 0 4\n"
+        )));
+        let back = Evaluator::parse(text.as_bytes()).unwrap();
+        assert_eq!(back, e);
+        assert_eq!(back.to_text(), text);
+        // Without the term: version 1, as files from before it.
+        assert!(mixed().to_text().starts_with("liuzi-eval 1\n"));
+        assert!(!mixed().to_text().contains("patterns"));
+    }
+
+    #[test]
+    fn a_damaged_pattern_section_is_refused_with_its_line() {
+        let text = with_patterns().to_text();
+        let kind = |t: &str| match Evaluator::parse(t.as_bytes()) {
+            Ok(_) => "loaded".to_string(),
+            Err(e) => format!("{e:?}"),
+        };
+        // Cut inside the section: the checksum line is gone.
+        let cut = &text[..text.find("table 1").unwrap()];
+        assert!(kind(cut).starts_with("Truncated"), "{}", kind(cut));
+        let cases: [(&str, Edit); 7] = [
+            (
+                "this build computes",
+                Box::new(|b| b.replace(PATTERN_SPEC, "own-class-pattern4:v0")),
+            ),
+            // Phase 1 weighs ids 1, 8, 500 and the last for the side to move, 7 for the other.
+            (
+                "`table 1",
+                Box::new(|b| b.replace("table 1 5", "table 2 5")),
+            ),
+            (
+                "ends where",
+                Box::new(|b| b.replace("table 1 5", "table 1 6")),
+            ),
+            ("not above", Box::new(|b| b.replacen("\n1 ", "\n0 ", 1))),
+            ("not above", Box::new(|b| b.replacen("\n500 ", "\n3 ", 1))),
+            ("not a number", Box::new(|b| b.replacen("\n1 ", "\n1 x", 1))),
+            (
+                "expected `<id>",
+                Box::new(|b| b.replacen("\n1 ", "\n1 0 ", 1)),
+            ),
+        ];
+        for (expected, edit) in cases {
+            let err = kind(&resealed(&text, edit));
+            assert!(
+                err.starts_with("Corrupt") && err.contains(expected),
+                "{expected}: {err}"
+            );
+        }
+    }
+
     #[test]
     fn save_and_load_round_trip_and_errors_name_the_file() {
         let dir = tempfile::tempdir().unwrap();
@@ -415,7 +596,11 @@ mod tests {
         assert!(kind(&text[..text.len() / 2]).starts_with("Truncated"));
         assert!(kind(&text[..text.len() - 3]).starts_with("Truncated"));
         assert!(kind("hello\n").starts_with("Corrupt"));
-        assert!(kind(&text.replace("liuzi-eval 1", "liuzi-eval 2")).starts_with("WrongVersion"));
+        let wrong = kind(&text.replace("liuzi-eval 1", "liuzi-eval 3"));
+        assert!(
+            wrong.starts_with("WrongVersion") && wrong.contains("2 or 1"),
+            "{wrong}"
+        );
         assert!(kind(&text.replace("liuzi-eval1:v2:", "liuzi-eval1:v9:")).starts_with("WrongSpec"));
         assert!(kind(&text.replace("own_threats", "own_threat")).starts_with("WrongSpec"));
         // A changed digit breaks the checksum.

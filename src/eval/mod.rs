@@ -10,6 +10,8 @@
 //! * [`qda`]: the per-phase quadratic discriminant and its fit; [`logistic`]: the same quadratic
 //!   form fitted as a logistic regression; `discriminant`: either compiled to one quadratic form,
 //!   what the searches evaluate.
+//! * [`pattern_term`]: the optional learned weight of each empty cell's pattern for either side,
+//!   added to the quadratic form's logit.
 //! * [`Evaluator`]: the phases together, the rules that decide a position outright, the file.
 
 mod discriminant;
@@ -18,12 +20,14 @@ pub mod features;
 mod file;
 pub mod linalg;
 pub mod logistic;
+pub mod pattern_term;
 mod phase;
 pub mod qda;
 
 pub use evaluator::{decided, Evaluator, DECIDED};
 pub use features::{Features, FEATURE_COUNT};
-pub use file::{EvalFileError, EvalFileErrorKind, EVAL_FORMAT_VERSION};
+pub use file::{EvalFileError, EvalFileErrorKind, EVAL_FORMAT_VERSION, NO_PATTERNS_VERSION};
+pub use pattern_term::{PatternCounts, PatternTables};
 pub use phase::Phase;
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! or, with `--model quadratic`, the same quadratic form fitted as a logistic regression) on
 //! positions of recorded games labelled by their results, measures it on held-out games against
 //! a linear logistic regression on the same features, and writes the evaluator file and a JSON
-//! report.
+//! report. `--patterns` adds the pattern term to the quadratic form, fitted on its logit.
 
 use clap::Parser;
 use liuzi::eval::{features, Evaluator, Phase};
@@ -10,7 +10,7 @@ use liuzi::records::GameRecord;
 use liuzi_tools::eval_train::data::{sample_games, validation_games, SampleOptions, Skipped};
 use liuzi_tools::eval_train::fit::{
     fit_phase, in_range, phase_ranges, standardise, Comparison, ComparisonTally, FitOptions,
-    PhaseFit, QUADRATIC_L2_GRID,
+    PhaseFit, PATTERN_L2_GRID, QUADRATIC_L2_GRID,
 };
 use liuzi_tools::eval_train::logistic::LogisticOptions;
 use liuzi_tools::eval_train::metrics::{Scores, Tally};
@@ -81,6 +81,15 @@ struct Cli {
     /// the discriminant.
     #[arg(long)]
     quadratic_l2: Option<String>,
+    /// With `--model quadratic`: add the pattern term, per phase a weight for each empty
+    /// cell's pattern (the four directions' classes) for either side, fitted on the quadratic's
+    /// logit (the file is then format version 2).
+    #[arg(long)]
+    patterns: bool,
+    /// L2 penalty on the pattern term's mean log-loss; `auto` (the default) picks it per phase
+    /// from 1e-3, 1e-2, 1e-1 on a fifth of the training games.
+    #[arg(long, requires = "patterns")]
+    pattern_l2: Option<String>,
     /// Use at most this many games (in file order): quick runs.
     #[arg(long)]
     max_games: Option<usize>,
@@ -123,6 +132,15 @@ struct PhaseReport {
     /// L-BFGS iterations of the quadratic logistic regression (when fitted).
     quadratic_iterations: Option<usize>,
     quadratic_converged: Option<bool>,
+    /// The pattern term's L2 penalty, and (penalty, inner-split log-loss) of every penalty
+    /// tried (when fitted).
+    pattern_l2: Option<f64>,
+    pattern_grid_scores: Vec<(f64, f64)>,
+    /// L-BFGS iterations of the pattern term (when fitted).
+    pattern_iterations: Option<usize>,
+    pattern_converged: Option<bool>,
+    /// Pattern ids with a weight for the side to move, for the opponent (when fitted).
+    pattern_weighed_ids: Option<(usize, usize)>,
     validation: Comparison,
 }
 
@@ -181,6 +199,8 @@ struct Report {
     model: Model,
     /// The quadratic logistic regression's penalties to choose from (when fitted).
     quadratic_l2: Option<Vec<f64>>,
+    /// The pattern term's penalties to choose from (when fitted).
+    pattern_l2: Option<Vec<f64>>,
     validation_fraction: f64,
     per_game: usize,
     /// `--per-game-in`: the inputs sampled at another rate, (path, positions a game).
@@ -283,6 +303,21 @@ fn run(cli: Cli) -> Result<(), String> {
             }
         },
     };
+    let pattern_l2 = match (cli.patterns, cli.pattern_l2.as_deref()) {
+        (false, _) => None,
+        _ if cli.model != Model::Quadratic => {
+            return Err("--patterns is fitted on the quadratic: it needs --model quadratic".into())
+        }
+        (true, None | Some("auto")) => Some(PATTERN_L2_GRID.to_vec()),
+        (true, Some(text)) => match text.parse::<f64>() {
+            Ok(l) if l.is_finite() && l >= 0.0 => Some(vec![l]),
+            _ => {
+                return Err(format!(
+                    "--pattern-l2 must be `auto` or a number >= 0, not `{text}`"
+                ))
+            }
+        },
+    };
     let ranges = phase_ranges(&cli.phases)?;
     let per_game_in = per_game_by_input(&cli.per_game_in, &cli.games)?;
     let threads = cli
@@ -311,6 +346,11 @@ fn run(cli: Cli) -> Result<(), String> {
         per_game: cli.per_game,
         min_stones: cli.min_stones,
         seed: cli.seed,
+        // Counted also for a baseline with the term, which is scored on them.
+        patterns: cli.patterns
+            || baseline
+                .as_ref()
+                .is_some_and(|b| b.pattern_tables().is_some()),
     };
     let per_game: Vec<usize> = input_of
         .iter()
@@ -343,6 +383,7 @@ fn run(cli: Cli) -> Result<(), String> {
             ..LogisticOptions::default()
         },
         quadratic_l2: quadratic_l2.clone(),
+        pattern_l2: pattern_l2.clone(),
         threads,
     };
     let mut fits: Vec<PhaseFit> = Vec::new();
@@ -399,6 +440,12 @@ fn run(cli: Cli) -> Result<(), String> {
                 q.log_loss
             ));
         }
+        if let (Some(v), Some(p)) = (&validation.patterns_with_rules, &fit.patterns) {
+            liuzi_tools::progress::line(&progress, &format!(
+                "  with the pattern term: L2 {:e} ({} iterations)  accuracy {:.4}  log-loss {:.4} (with the rules)",
+                p.l2, p.iterations, v.accuracy, v.log_loss
+            ));
+        }
         per_phase.push(PhaseReport {
             first_stone: range.0,
             end_stone: range.1,
@@ -415,6 +462,14 @@ fn run(cli: Cli) -> Result<(), String> {
             quadratic_grid_scores: fit.quadratic_grid_scores.clone(),
             quadratic_iterations: fit.quadratic.as_ref().map(|q| q.iterations),
             quadratic_converged: fit.quadratic.as_ref().map(|q| q.converged),
+            pattern_l2: fit.patterns.as_ref().map(|p| p.l2),
+            pattern_grid_scores: fit.pattern_grid_scores.clone(),
+            pattern_iterations: fit.patterns.as_ref().map(|p| p.iterations),
+            pattern_converged: fit.patterns.as_ref().map(|p| p.converged),
+            pattern_weighed_ids: fit.patterns.as_ref().map(|p| {
+                let weighed = |t: &[f32]| t.iter().filter(|&&w| w != 0.0).count();
+                (weighed(&p.tables.own), weighed(&p.tables.opp))
+            }),
             validation,
         });
         fits.push(fit);
@@ -431,14 +486,21 @@ fn run(cli: Cli) -> Result<(), String> {
         cli.validation,
         command_line()
     );
+    let mut tables = Vec::new();
     let phases = fits
         .into_iter()
-        .map(|f| match (cli.model, f.quadratic) {
-            (Model::Quadratic, Some(q)) => Phase::Logistic(q.phase),
-            _ => Phase::Discriminant(f.model),
+        .map(|f| {
+            tables.extend(f.patterns.map(|p| p.tables));
+            match (cli.model, f.quadratic) {
+                (Model::Quadratic, Some(q)) => Phase::Logistic(q.phase),
+                _ => Phase::Discriminant(f.model),
+            }
         })
         .collect();
-    let evaluator = Evaluator::new(phases, &source)?;
+    let evaluator = match cli.patterns {
+        true => Evaluator::with_patterns(phases, tables, &source)?,
+        false => Evaluator::new(phases, &source)?,
+    };
     evaluator.save(&cli.out).map_err(|e| e.to_string())?;
 
     // The saved evaluator and the baseline, as the engine reads them, per input file and phase.
@@ -452,14 +514,14 @@ fn run(cli: Cli) -> Result<(), String> {
             .iter()
             .position(|&r| in_range(s.stones, r))
             .expect("the phases cover every stone count");
-        let p = s
-            .decided
-            .unwrap_or_else(|| evaluator.model_probability(&s.features, stones));
+        let p = s.decided.unwrap_or_else(|| {
+            evaluator.model_probability_of_counts(&s.features, stones, &s.patterns)
+        });
         new_tally[input][phase].add(p, s.win);
         if let Some(b) = &baseline {
             let p = s
                 .decided
-                .unwrap_or_else(|| b.model_probability(&s.features, stones));
+                .unwrap_or_else(|| b.model_probability_of_counts(&s.features, stones, &s.patterns));
             base_tally[input][phase].add(p, s.win);
         }
     }
@@ -505,6 +567,7 @@ fn run(cli: Cli) -> Result<(), String> {
         seed: cli.seed,
         model: cli.model,
         quadratic_l2,
+        pattern_l2,
         validation_fraction: cli.validation,
         per_game: cli.per_game,
         per_game_in: cli
@@ -554,6 +617,9 @@ fn run(cli: Cli) -> Result<(), String> {
     line("logistic + rules", &validation.logistic_with_rules);
     if let Some(q) = &validation.quadratic_with_rules {
         line("quadratic + rules", q);
+    }
+    if let Some(p) = &validation.patterns_with_rules {
+        line("+ pattern term", p);
     }
     let (dl, da) = (
         &report.qda_minus_logistic_log_loss,

@@ -1,7 +1,7 @@
 //! Training positions for the evaluator: positions of recorded games, labelled by the game's
 //! result from the side to move's point of view, a seeded sample per game, split by game.
 
-use liuzi::eval::{decided, features, Features};
+use liuzi::eval::{decided, features, pattern_term, Features, PatternCounts};
 use liuzi::patterns::PatternBoard;
 use liuzi::records::GameRecord;
 use liuzi::rules::Board;
@@ -16,6 +16,9 @@ pub struct Sample {
     pub game: u32,
     pub stones: u32,
     pub features: Features,
+    /// Empty cells by pattern id, per side (empty unless asked for: they are the sample's
+    /// bulk).
+    pub patterns: PatternCounts,
     /// The side to move went on to win the game.
     pub win: bool,
     /// What the threat rules say, when they decide the position (see `liuzi::eval::decided`).
@@ -40,6 +43,8 @@ pub struct SampleOptions {
     /// Games with fewer stones are left out (early resignations say little about positions).
     pub min_stones: usize,
     pub seed: u64,
+    /// Count the empty cells' pattern ids (the pattern term's data).
+    pub patterns: bool,
 }
 
 /// The seeded sample of one game's positions (positions after 0..len stones, the final one
@@ -74,6 +79,10 @@ pub fn sample_game(
                 game: index,
                 stones: n as u32,
                 features: features::extract(&pb),
+                patterns: match options.patterns {
+                    true => pattern_term::counts(&pb),
+                    false => PatternCounts::default(),
+                },
                 win: board.to_move() == winner,
                 decided: decided(&pb),
             });
@@ -161,6 +170,7 @@ mod tests {
             per_game: 5,
             min_stones: 7,
             seed: 1,
+            patterns: true,
         };
         let a = sample_game(&game, 3, &options).unwrap();
         let b = sample_game(&game, 3, &options).unwrap();
@@ -177,6 +187,9 @@ mod tests {
             assert_eq!(s.win, black_to_move, "Black won this game");
             assert_eq!(s.features[features::STONES], s.stones as f64);
             assert!((s.stones as usize) < game.stones.len());
+            let empty = 361 - s.stones;
+            let counted: u32 = s.patterns.own.iter().map(|&(_, n)| u32::from(n)).sum();
+            assert!(counted > 0 && counted <= empty, "{counted} of {empty}");
         }
         let all = sample_game(
             &game,
@@ -205,6 +218,7 @@ mod tests {
             per_game: 3,
             min_stones: 7,
             seed: 9,
+            patterns: false,
         };
         let stones = |s: &[Sample], g: u32| {
             s.iter()

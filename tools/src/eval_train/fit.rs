@@ -1,12 +1,15 @@
 //! Fitting one phase: the Bayesian classifier (QDA) with its regularisation (α towards the
 //! pooled covariance, λ towards the diagonal) chosen on an inner split of the training games,
 //! its Platt calibration, and the logistic-regression baseline on the same standardised
-//! features; then scoring them on held-out positions.
+//! features; the quadratic logistic regression and the pattern term on top of it, their
+//! penalties chosen on the same inner split; then scoring them on held-out positions.
 
 use super::data::Sample;
 use super::logistic::{Logistic, LogisticOptions};
 use super::metrics::{Scores, Tally};
+use super::pattern_fit::{self, PatternFit, PatternRow};
 use super::quadratic::{self, QuadraticFit};
+use liuzi::eval::logistic::LogisticPhase;
 use liuzi::eval::qda::{sigmoid, PhaseModel, Shrinkage};
 use serde::Serialize;
 
@@ -16,6 +19,8 @@ pub const POOLED_GRID: [f64; 6] = [0.0, 0.25, 0.5, 0.75, 0.9, 1.0];
 pub const DIAGONAL_GRID: [f64; 4] = [0.0, 0.03, 0.1, 0.3];
 /// L2 penalties of the quadratic logistic regression tried when the trainer chooses one.
 pub const QUADRATIC_L2_GRID: [f64; 4] = [1e-5, 1e-4, 1e-3, 1e-2];
+/// L2 penalties of the pattern term's tables tried when the trainer chooses one.
+pub const PATTERN_L2_GRID: [f64; 3] = [1e-3, 1e-2, 1e-1];
 
 /// The phases `[0, b1), [b1, b2), ..., [bn, ∞)` of sorted, distinct, positive bounds.
 pub fn phase_ranges(bounds: &[u32]) -> Result<Vec<(u32, Option<u32>)>, String> {
@@ -52,6 +57,10 @@ pub struct PhaseFit {
     pub quadratic: Option<QuadraticFit>,
     /// The inner-split log-loss of each L2 penalty it tried (empty when one was given).
     pub quadratic_grid_scores: Vec<(f64, f64)>,
+    /// The pattern term on top of the quadratic logistic regression, when asked for.
+    pub patterns: Option<PatternFit>,
+    /// The inner-split log-loss of each pattern penalty tried (empty when one was given).
+    pub pattern_grid_scores: Vec<(f64, f64)>,
 }
 
 #[derive(Clone, Debug)]
@@ -65,6 +74,9 @@ pub struct FitOptions {
     /// The L2 penalties of the quadratic logistic regression to choose from on the inner
     /// split (one: that one); `None`: not fitted.
     pub quadratic_l2: Option<Vec<f64>>,
+    /// The pattern term's L2 penalties to choose from on the inner split (one: that one);
+    /// `None`: not fitted. Needs `quadratic_l2` (the term is fitted on its logit).
+    pub pattern_l2: Option<Vec<f64>>,
     /// Threads for the quadratic fit's gradients.
     pub threads: usize,
 }
@@ -192,6 +204,36 @@ pub fn fit_phase(
         }
         quadratic = Some(fit_quadratic(train, quadratic_l2));
     }
+    let (mut patterns, mut pattern_grid_scores) = (None, Vec::new());
+    if let (Some(grid), Some(q)) = (&options.pattern_l2, &quadratic) {
+        let mut pattern_l2 = grid[0];
+        if grid.len() > 1 {
+            // The offsets of the inner split come from a quadratic fitted without its games.
+            let (fit_part, check_part) = (part(false), part(true));
+            let inner_quadratic = fit_quadratic(&fit_part, q.l2).phase;
+            let (fit_rows, check_rows) = (
+                pattern_rows(&fit_part, &inner_quadratic),
+                pattern_rows(&check_part, &inner_quadratic),
+            );
+            let mut best = f64::INFINITY;
+            for &l2 in grid {
+                let candidate = pattern_fit::fit(&fit_rows, l2, options.threads).tables;
+                let mut tally = Tally::default();
+                for row in &check_rows {
+                    let term = candidate.term_of_counts(row.counts);
+                    tally.add(sigmoid(row.offset + term), row.win);
+                }
+                let score = tally.scores().log_loss;
+                pattern_grid_scores.push((l2, score));
+                if score < best {
+                    best = score;
+                    pattern_l2 = l2;
+                }
+            }
+        }
+        let rows = pattern_rows(train, &q.phase);
+        patterns = Some(pattern_fit::fit(&rows, pattern_l2, options.threads));
+    }
     Ok(PhaseFit {
         model,
         logistic,
@@ -200,7 +242,21 @@ pub fn fit_phase(
         grid_scores,
         quadratic,
         quadratic_grid_scores,
+        patterns,
+        pattern_grid_scores,
     })
+}
+
+/// The pattern fit's rows of `samples`, offset by `quadratic`'s logit.
+fn pattern_rows<'a>(samples: &[&'a Sample], quadratic: &LogisticPhase) -> Vec<PatternRow<'a>> {
+    samples
+        .iter()
+        .map(|s| PatternRow {
+            counts: &s.patterns,
+            offset: quadratic.logit(&s.features),
+            win: s.win,
+        })
+        .collect()
 }
 
 pub fn standardise(model: &PhaseModel, s: &Sample) -> Vec<f64> {
@@ -227,6 +283,8 @@ pub struct Comparison {
     pub logistic_with_rules: Scores,
     /// The quadratic logistic regression behind the rules (when fitted).
     pub quadratic_with_rules: Option<Scores>,
+    /// The same with the pattern term added to its logit (when fitted).
+    pub patterns_with_rules: Option<Scores>,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -238,6 +296,7 @@ pub struct ComparisonTally {
     pub qda_with_rules: Tally,
     pub logistic_with_rules: Tally,
     pub quadratic_with_rules: Tally,
+    pub patterns_with_rules: Tally,
 }
 
 impl ComparisonTally {
@@ -257,6 +316,13 @@ impl ComparisonTally {
                 .decided
                 .unwrap_or_else(|| q.phase.win_probability(&s.features));
             self.quadratic_with_rules.add(p, s.win);
+            if let Some(patterns) = &fit.patterns {
+                let p = s.decided.unwrap_or_else(|| {
+                    let term = patterns.tables.term_of_counts(&s.patterns);
+                    sigmoid(q.phase.logit(&s.features) + term)
+                });
+                self.patterns_with_rules.add(p, s.win);
+            }
         }
     }
 
@@ -268,6 +334,7 @@ impl ComparisonTally {
         self.qda_with_rules.merge(&o.qda_with_rules);
         self.logistic_with_rules.merge(&o.logistic_with_rules);
         self.quadratic_with_rules.merge(&o.quadratic_with_rules);
+        self.patterns_with_rules.merge(&o.patterns_with_rules);
     }
 
     pub fn scores(&self) -> Comparison {
@@ -279,6 +346,8 @@ impl ComparisonTally {
             qda_with_rules: self.qda_with_rules.scores(),
             logistic_with_rules: self.logistic_with_rules.scores(),
             quadratic_with_rules: Some(self.quadratic_with_rules.scores())
+                .filter(|s| s.positions > 0),
+            patterns_with_rules: Some(self.patterns_with_rules.scores())
                 .filter(|s| s.positions > 0),
         }
     }

@@ -9,6 +9,7 @@
 
 use super::lbfgs::{minimise, LbfgsOptions};
 use super::logistic::neg_log_likelihood;
+use super::parallel_sum::loss_and_gradient;
 use liuzi::eval::logistic::{coefficient_count, expand, LogisticPhase};
 use liuzi::eval::qda::sigmoid;
 
@@ -60,41 +61,20 @@ pub fn fit(
         expand(&z, phi);
     }
     let count = rows.len().max(1) as f64;
-    let chunk = rows.len().div_ceil(threads.max(1)).max(1);
     let objective = |theta: &[f64], grad: &mut [f64]| -> f64 {
-        let parts: Vec<(f64, Vec<f64>)> = std::thread::scope(|scope| {
-            let handles: Vec<_> = phis
-                .chunks(chunk * dim)
-                .zip(ys.chunks(chunk))
-                .map(|(phi_part, y_part)| {
-                    scope.spawn(move || {
-                        let mut g = vec![0.0; dim];
-                        let mut loss = 0.0;
-                        for (phi, &y) in phi_part.chunks_exact(dim).zip(y_part) {
-                            let t = dot(theta, phi);
-                            loss += neg_log_likelihood(t, y);
-                            let r = sigmoid(t) - f64::from(u8::from(y));
-                            for (gk, pk) in g.iter_mut().zip(phi) {
-                                *gk += r * pk;
-                            }
-                        }
-                        (loss, g)
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("a gradient worker panicked"))
-                .collect()
-        });
-        grad.iter_mut().for_each(|g| *g = 0.0);
-        let mut loss = 0.0;
-        for (l, g) in parts {
-            loss += l;
-            for (a, b) in grad.iter_mut().zip(&g) {
-                *a += b;
+        let loss = loss_and_gradient(rows.len(), threads, grad, |run, g| {
+            let mut loss = 0.0;
+            let (phis, ys) = (&phis[run.start * dim..run.end * dim], &ys[run]);
+            for (phi, &y) in phis.chunks_exact(dim).zip(ys) {
+                let t = dot(theta, phi);
+                loss += neg_log_likelihood(t, y);
+                let r = sigmoid(t) - f64::from(u8::from(y));
+                for (gk, pk) in g.iter_mut().zip(phi) {
+                    *gk += r * pk;
+                }
             }
-        }
+            loss
+        });
         grad.iter_mut().for_each(|g| *g /= count);
         let mut penalty = 0.0;
         for k in 1..dim {
