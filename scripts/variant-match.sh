@@ -14,7 +14,8 @@
 #     a file that changes nothing (`same`).
 #   WEIGHTS (env): a weights file the variant reads instead of the default's (frozen like
 #     EVALUATOR; then also set TAG), e.g. retrained gammas with VARIANT `same`.
-#   VARIANT_TURN (env): the variant's seconds a turn instead of 1 (then also set TAG), e.g.
+#   TURN (env): both engines' seconds a turn instead of 1 (then also set TAG).
+#   VARIANT_TURN (env): the variant's seconds a turn instead of TURN (then also set TAG), e.g.
 #     `TAG=turn2 VARIANT_TURN=2 scripts/variant-match.sh same`: what twice the time is worth to the same engine.
 #   VARIANT_THREADS (env): the variant's search threads instead of 1 (then also set TAG), e.g.
 #     `TAG=threads2 VARIANT_THREADS=2 scripts/variant-match.sh same`: what a second core is worth at equal time.
@@ -64,7 +65,8 @@ if [ -n "${BASE:-}" ]; then
   first="--config $here/$BASE.toml --weights $work/default.weights --evaluator $work/default.eval --book $work/default.book"
 fi
 opening_flags "$seed"
-time_base="st=1"; time_variant="st=${VARIANT_TURN:-1}"
+turn="${TURN:-1}"
+time_base="st=$turn"; time_variant="st=${VARIANT_TURN:-$turn}"
 if [ -n "${TC:-}" ]; then time_base="tc=$TC"; time_variant="tc=$TC"; fi
 results="$here/$name.jsonl"
 resume_flag "$results"
