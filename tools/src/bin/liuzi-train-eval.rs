@@ -3,6 +3,8 @@
 //! positions of recorded games labelled by their results, measures it on held-out games against
 //! a linear logistic regression on the same features, and writes the evaluator file and a JSON
 //! report. `--patterns` adds the pattern term to the quadratic form, fitted on its logit.
+//! `--selfplay` adds `liuzi-selfplay` games, whose searched values `--value-label-mix` blends
+//! into the labels the quadratic form and the pattern term train on.
 
 use clap::Parser;
 use liuzi::eval::{features, Evaluator, Phase};
@@ -15,6 +17,7 @@ use liuzi_tools::eval_train::fit::{
 use liuzi_tools::eval_train::logistic::LogisticOptions;
 use liuzi_tools::eval_train::metrics::{Scores, Tally};
 use liuzi_tools::report::file_names;
+use liuzi_tools::selfplay::training::{read_selfplay, ValuedGame};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -28,8 +31,18 @@ use std::time::Instant;
 struct Cli {
     /// Game records (.games, SGF or CCGC); repeat for several files. Games without a winner
     /// (draws, unknown results) are left out.
-    #[arg(long = "games", required = true)]
+    #[arg(long = "games", required_unless_present = "selfplay")]
     games: Vec<PathBuf>,
+    /// Self-play games written by `liuzi-selfplay` (repeatable): sampled like --games, with
+    /// the search's value of each searched position kept for --value-label-mix.
+    #[arg(long = "selfplay", value_name = "FILE")]
+    selfplay: Vec<PathBuf>,
+    /// L in 0..=1: the quadratic form and the pattern term train on the soft label
+    /// (1 − L)·result + L·(the search's value for the side to move), where a self-play game
+    /// recorded one (elsewhere on the result). Needs --model quadratic; every score is still
+    /// taken against the game's result.
+    #[arg(long, default_value_t = 0.0, value_name = "L")]
+    value_label_mix: f64,
     /// Evaluator file to write.
     #[arg(long)]
     out: PathBuf,
@@ -193,6 +206,8 @@ struct Report {
     command: String,
     spec: String,
     inputs: Vec<String>,
+    /// `--value-label-mix`: the weight of the search's values in the quadratic's labels.
+    value_label_mix: f64,
     output: String,
     seed: u64,
     /// What the file stores.
@@ -234,7 +249,7 @@ fn command_line() -> String {
     std::env::args().collect::<Vec<_>>().join(" ")
 }
 
-/// `--per-game-in PATH=N` values: for each `--games` input, its own positions a game, if any.
+/// `--per-game-in PATH=N` values: for each input, its own positions a game, if any.
 /// A path that is not one of the inputs, a repeated one, or an N below 1 is an error.
 fn per_game_by_input(values: &[String], inputs: &[PathBuf]) -> Result<Vec<Option<usize>>, String> {
     let mut by_input = vec![None; inputs.len()];
@@ -254,7 +269,7 @@ fn per_game_by_input(values: &[String], inputs: &[PathBuf]) -> Result<Vec<Option
             .iter()
             .position(|p| p == Path::new(path))
             .ok_or_else(|| {
-                format!("--per-game-in {value}: `{path}` is not one of the --games files")
+                format!("--per-game-in {value}: `{path}` is not one of the --games or --selfplay files")
             })?;
         if by_input[i].replace(n).is_some() {
             return Err(format!("--per-game-in: `{path}` is given twice"));
@@ -318,8 +333,20 @@ fn run(cli: Cli) -> Result<(), String> {
             }
         },
     };
+    if !(0.0..=1.0).contains(&cli.value_label_mix) {
+        return Err("--value-label-mix must be in 0..=1".into());
+    }
+    if cli.value_label_mix > 0.0 && cli.model != Model::Quadratic {
+        return Err(
+            "--value-label-mix trains the quadratic form (the discriminant fits two classes of \
+             positions): it needs --model quadratic"
+                .into(),
+        );
+    }
     let ranges = phase_ranges(&cli.phases)?;
-    let per_game_in = per_game_by_input(&cli.per_game_in, &cli.games)?;
+    // Every input, the record files first: an input's index is its place here.
+    let inputs: Vec<PathBuf> = cli.games.iter().chain(&cli.selfplay).cloned().collect();
+    let per_game_in = per_game_by_input(&cli.per_game_in, &inputs)?;
     let threads = cli
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -331,13 +358,29 @@ fn run(cli: Cli) -> Result<(), String> {
         None => None,
     };
     let mut games: Vec<GameRecord> = Vec::new();
+    // The searched values of each game (empty for record files), by index.
+    let mut values: Vec<Vec<Option<f32>>> = Vec::new();
     // The input file of each game, by index.
     let mut input_of: Vec<usize> = Vec::new();
-    for (i, path) in cli.games.iter().enumerate() {
-        let read = liuzi::records::read_file(path).map_err(|e| e.to_string())?;
+    for (i, path) in inputs.iter().enumerate() {
+        let read: Vec<ValuedGame> = if i < cli.games.len() {
+            let records = liuzi::records::read_file(path).map_err(|e| e.to_string())?;
+            records
+                .into_iter()
+                .map(|record| ValuedGame {
+                    record,
+                    values: Vec::new(),
+                })
+                .collect()
+        } else {
+            read_selfplay(path)?
+        };
         eprintln!("{}: {} games", path.display(), read.len());
         input_of.extend(std::iter::repeat_n(i, read.len()));
-        games.extend(read);
+        for game in read {
+            games.push(game.record);
+            values.push(game.values);
+        }
     }
     if let Some(max) = cli.max_games {
         games.truncate(max);
@@ -357,7 +400,7 @@ fn run(cli: Cli) -> Result<(), String> {
         .take(games.len())
         .map(|&i| per_game_in[i].unwrap_or(cli.per_game))
         .collect();
-    let (samples, skipped) = sample_games(&games, &options, &per_game, threads);
+    let (samples, skipped) = sample_games(&games, &values, &options, &per_game, threads);
     let held_out = validation_games(games.len(), cli.validation, cli.seed);
     // A fifth of the training games choose the shrinkage (a second seeded split).
     let inner_games = validation_games(games.len(), 0.2, cli.seed.wrapping_add(0x5EED));
@@ -385,6 +428,7 @@ fn run(cli: Cli) -> Result<(), String> {
         quadratic_l2: quadratic_l2.clone(),
         pattern_l2: pattern_l2.clone(),
         threads,
+        value_label_mix: cli.value_label_mix,
     };
     let mut fits: Vec<PhaseFit> = Vec::new();
     let mut per_phase = Vec::new();
@@ -479,7 +523,7 @@ fn run(cli: Cli) -> Result<(), String> {
     let source = format!(
         "liuzi-train-eval {} on {} ({} training games, seed {}, {} positions a game, validation {}); command: {}",
         env!("CARGO_PKG_VERSION"),
-        file_names(&cli.games),
+        file_names(&inputs),
         used.len() - games_validation,
         cli.seed,
         cli.per_game,
@@ -504,9 +548,9 @@ fn run(cli: Cli) -> Result<(), String> {
     evaluator.save(&cli.out).map_err(|e| e.to_string())?;
 
     // The saved evaluator and the baseline, as the engine reads them, per input file and phase.
-    let (inputs, phases) = (cli.games.len(), ranges.len());
-    let mut new_tally = vec![vec![Tally::default(); phases]; inputs];
-    let mut base_tally = vec![vec![Tally::default(); phases]; inputs];
+    let phases = ranges.len();
+    let mut new_tally = vec![vec![Tally::default(); phases]; inputs.len()];
+    let mut base_tally = vec![vec![Tally::default(); phases]; inputs.len()];
     for s in &val {
         let stones = s.stones as usize;
         let input = input_of[s.game as usize];
@@ -531,8 +575,7 @@ fn run(cli: Cli) -> Result<(), String> {
         all
     };
     let base_all = merged(&mut base_tally.iter().flatten());
-    let per_input: Vec<InputReport> = cli
-        .games
+    let per_input: Vec<InputReport> = inputs
         .iter()
         .enumerate()
         .map(|(i, path)| {
@@ -562,7 +605,8 @@ fn run(cli: Cli) -> Result<(), String> {
     let report = Report {
         command: command_line(),
         spec: features::spec_id(),
-        inputs: cli.games.iter().map(|p| p.display().to_string()).collect(),
+        inputs: inputs.iter().map(|p| p.display().to_string()).collect(),
+        value_label_mix: cli.value_label_mix,
         output: cli.out.display().to_string(),
         seed: cli.seed,
         model: cli.model,
@@ -570,8 +614,7 @@ fn run(cli: Cli) -> Result<(), String> {
         pattern_l2,
         validation_fraction: cli.validation,
         per_game: cli.per_game,
-        per_game_in: cli
-            .games
+        per_game_in: inputs
             .iter()
             .zip(&per_game_in)
             .filter_map(|(p, n)| n.map(|n| (p.display().to_string(), n)))

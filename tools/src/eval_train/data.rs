@@ -1,5 +1,6 @@
 //! Training positions for the evaluator: positions of recorded games, labelled by the game's
-//! result from the side to move's point of view, a seeded sample per game, split by game.
+//! result from the side to move's point of view (and, for self-play games, the search's value
+//! of the position), a seeded sample per game, split by game.
 
 use liuzi::eval::{decided, features, pattern_term, Features, PatternCounts};
 use liuzi::patterns::PatternBoard;
@@ -21,8 +22,24 @@ pub struct Sample {
     pub patterns: PatternCounts,
     /// The side to move went on to win the game.
     pub win: bool,
+    /// The search's value of the position for the side to move, where a self-play game
+    /// recorded one (see [`Sample::target`]).
+    pub value: Option<f64>,
     /// What the threat rules say, when they decide the position (see `liuzi::eval::decided`).
     pub decided: Option<f64>,
+}
+
+impl Sample {
+    /// The soft label the fits train on: `(1 − mix)·result + mix·value` where the search's
+    /// value is recorded, the result alone elsewhere. At `mix` 0 it is exactly 0 or 1, the
+    /// hard label (scores are always taken against the result).
+    pub fn target(&self, mix: f64) -> f64 {
+        let result = f64::from(u8::from(self.win));
+        match self.value {
+            Some(value) if mix > 0.0 => (1.0 - mix) * result + mix * value,
+            _ => result,
+        }
+    }
 }
 
 /// Why games were left out.
@@ -48,9 +65,11 @@ pub struct SampleOptions {
 }
 
 /// The seeded sample of one game's positions (positions after 0..len stones, the final one
-/// excluded: it is over). Empty with the reason when the game cannot be used.
+/// excluded: it is over). `values[n]`, where given, is the search's value of the position
+/// before stone n for its mover. Empty with the reason when the game cannot be used.
 pub fn sample_game(
     game: &GameRecord,
+    values: &[Option<f32>],
     index: u32,
     options: &SampleOptions,
 ) -> Result<Vec<Sample>, &'static str> {
@@ -84,6 +103,7 @@ pub fn sample_game(
                     false => PatternCounts::default(),
                 },
                 win: board.to_move() == winner,
+                value: values.get(n).copied().flatten().map(f64::from),
                 decided: decided(&pb),
             });
         }
@@ -94,9 +114,11 @@ pub fn sample_game(
 
 /// Samples every game on `threads` threads; samples come back in game order. `per_game[i]`,
 /// where given, replaces `options.per_game` for game `i` (an input file weighted more or less:
-/// a game's larger sample starts with its smaller one, the draw order being the same).
+/// a game's larger sample starts with its smaller one, the draw order being the same), and
+/// `values[i]`, where given, are game `i`'s searched values (see [`sample_game`]).
 pub fn sample_games(
     games: &[GameRecord],
+    values: &[Vec<Option<f32>>],
     options: &SampleOptions,
     per_game: &[usize],
     threads: usize,
@@ -116,7 +138,8 @@ pub fn sample_games(
                             per_game: per_game.get(index).copied().unwrap_or(options.per_game),
                             ..*options
                         };
-                        match sample_game(game, index as u32, &options) {
+                        let game_values = values.get(index).map_or(&[][..], Vec::as_slice);
+                        match sample_game(game, game_values, index as u32, &options) {
                             Ok(samples) => out.extend(samples),
                             Err("no_winner") => skipped.no_winner += 1,
                             Err("too_short") => skipped.too_short += 1,
@@ -172,14 +195,14 @@ mod tests {
             seed: 1,
             patterns: true,
         };
-        let a = sample_game(&game, 3, &options).unwrap();
-        let b = sample_game(&game, 3, &options).unwrap();
+        let a = sample_game(&game, &[], 3, &options).unwrap();
+        let b = sample_game(&game, &[], 3, &options).unwrap();
         assert_eq!(a.len(), 5);
         let stones = |s: &[Sample]| s.iter().map(|x| x.stones).collect::<Vec<_>>();
         assert_eq!(stones(&a), stones(&b));
         assert_ne!(
             stones(&a),
-            stones(&sample_game(&game, 4, &options).unwrap())
+            stones(&sample_game(&game, &[], 4, &options).unwrap())
         );
         for s in &a {
             let black_to_move =
@@ -193,6 +216,7 @@ mod tests {
         }
         let all = sample_game(
             &game,
+            &[],
             0,
             &SampleOptions {
                 per_game: 1000,
@@ -207,7 +231,7 @@ mod tests {
             min_stones: 1000,
             ..options
         };
-        assert_eq!(sample_game(&game, 0, &short).unwrap_err(), "too_short");
+        assert_eq!(sample_game(&game, &[], 0, &short).unwrap_err(), "too_short");
     }
 
     #[test]
@@ -226,8 +250,8 @@ mod tests {
                 .map(|x| x.stones)
                 .collect::<Vec<_>>()
         };
-        let (even, _) = sample_games(&games, &options, &[], 2);
-        let (weighted, _) = sample_games(&games, &options, &[3, 6], 2);
+        let (even, _) = sample_games(&games, &[], &options, &[], 2);
+        let (weighted, _) = sample_games(&games, &[], &options, &[3, 6], 2);
         assert_eq!(
             stones(&even, 0),
             stones(&weighted, 0),

@@ -79,6 +79,10 @@ pub struct FitOptions {
     pub pattern_l2: Option<Vec<f64>>,
     /// Threads for the quadratic fit's gradients.
     pub threads: usize,
+    /// L of the soft label `(1 − L)·result + L·value` the quadratic and the pattern term
+    /// train on (0: the result alone; see `Sample::target`). The discriminant and the linear
+    /// baseline fit the result; every score is taken against it.
+    pub value_label_mix: f64,
 }
 
 fn rows<'a>(samples: &[&'a Sample]) -> Vec<&'a [f64]> {
@@ -176,7 +180,10 @@ pub fn fit_phase(
     let prior = ys.iter().filter(|&&y| y).count() as f64 / ys.len().max(1) as f64;
     let standardisation = (&model.center[..], &model.scale[..]);
     let fit_quadratic = |samples: &[&Sample], l2: f64| {
-        let ys: Vec<bool> = samples.iter().map(|s| s.win).collect();
+        let ys: Vec<f64> = samples
+            .iter()
+            .map(|s| s.target(options.value_label_mix))
+            .collect();
         quadratic::fit(
             &rows(samples),
             &ys,
@@ -212,8 +219,8 @@ pub fn fit_phase(
             let (fit_part, check_part) = (part(false), part(true));
             let inner_quadratic = fit_quadratic(&fit_part, q.l2).phase;
             let (fit_rows, check_rows) = (
-                pattern_rows(&fit_part, &inner_quadratic),
-                pattern_rows(&check_part, &inner_quadratic),
+                pattern_rows(&fit_part, &inner_quadratic, options),
+                pattern_rows(&check_part, &inner_quadratic, options),
             );
             let mut best = f64::INFINITY;
             for &l2 in grid {
@@ -231,7 +238,7 @@ pub fn fit_phase(
                 }
             }
         }
-        let rows = pattern_rows(train, &q.phase);
+        let rows = pattern_rows(train, &q.phase, options);
         patterns = Some(pattern_fit::fit(&rows, pattern_l2, options.threads));
     }
     Ok(PhaseFit {
@@ -247,14 +254,20 @@ pub fn fit_phase(
     })
 }
 
-/// The pattern fit's rows of `samples`, offset by `quadratic`'s logit.
-fn pattern_rows<'a>(samples: &[&'a Sample], quadratic: &LogisticPhase) -> Vec<PatternRow<'a>> {
+/// The pattern fit's rows of `samples`, offset by `quadratic`'s logit, labelled as `options`
+/// say.
+fn pattern_rows<'a>(
+    samples: &[&'a Sample],
+    quadratic: &LogisticPhase,
+    options: &FitOptions,
+) -> Vec<PatternRow<'a>> {
     samples
         .iter()
         .map(|s| PatternRow {
             counts: &s.patterns,
             offset: quadratic.logit(&s.features),
             win: s.win,
+            target: s.target(options.value_label_mix),
         })
         .collect()
 }
@@ -356,6 +369,74 @@ impl ComparisonTally {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use liuzi::eval::features::FEATURE_COUNT;
+    use liuzi::eval::PatternCounts;
+    use rand::{Rng, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// Positions whose first feature decides the odds, each with a search value that leans
+    /// the same way, and a few pattern counts.
+    fn samples_with_values() -> Vec<Sample> {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(12);
+        (0..600)
+            .map(|i| {
+                let features: [f64; FEATURE_COUNT] = std::array::from_fn(|_| rng.gen_range(-1.0..1.0));
+                let p = sigmoid(2.0 * features[0]);
+                Sample {
+                    game: i / 6,
+                    stones: 10,
+                    features,
+                    patterns: PatternCounts {
+                        own: vec![(1 + (i % 5) as u16, 3)],
+                        opp: vec![(7, 1 + (i % 3) as u16)],
+                    },
+                    win: rng.gen::<f64>() < p,
+                    value: Some(p),
+                    decided: None,
+                }
+            })
+            .collect()
+    }
+
+    fn fit_with(samples: &[Sample], mix: f64) -> PhaseFit {
+        let train: Vec<&Sample> = samples.iter().collect();
+        let inner: Vec<bool> = samples.iter().map(|s| s.game % 5 == 0).collect();
+        let options = FitOptions {
+            pooled: Some(0.5),
+            lambda: Some(0.1),
+            ridge: 1e-3,
+            logistic: LogisticOptions::default(),
+            quadratic_l2: Some(vec![1e-2]),
+            pattern_l2: Some(vec![1e-2]),
+            threads: 2,
+            value_label_mix: mix,
+        };
+        fit_phase(&train, &inner, (0, None), &options).unwrap()
+    }
+
+    #[test]
+    fn soft_labels_at_mix_zero_are_the_hard_label_fit_exactly() {
+        let with_values = samples_with_values();
+        let without: Vec<Sample> = with_values
+            .iter()
+            .cloned()
+            .map(|s| Sample { value: None, ..s })
+            .collect();
+        let (hard, soft) = (fit_with(&without, 0.0), fit_with(&with_values, 0.0));
+        let theta = |f: &PhaseFit| f.quadratic.as_ref().unwrap().phase.theta.clone();
+        let tables = |f: &PhaseFit| f.patterns.as_ref().unwrap().tables.clone();
+        assert_eq!(theta(&hard), theta(&soft));
+        assert_eq!(tables(&hard), tables(&soft));
+        // A mix moves the fit, towards the values' own (less extreme) odds.
+        let mixed = fit_with(&with_values, 0.8);
+        assert_ne!(theta(&hard), theta(&mixed));
+        assert_ne!(tables(&hard), tables(&mixed));
+        // Labels without a value keep the result at any mix.
+        assert_eq!(without[0].target(0.8), f64::from(u8::from(without[0].win)));
+        let s = &with_values[0];
+        let want = 0.2 * f64::from(u8::from(s.win)) + 0.8 * s.value.unwrap();
+        assert!((s.target(0.8) - want).abs() < 1e-12);
+    }
 
     #[test]
     fn phase_ranges_cover_everything() {

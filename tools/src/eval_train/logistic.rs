@@ -13,6 +13,19 @@ pub fn neg_log_likelihood(t: f64, y: bool) -> f64 {
     z.max(0.0) + (-z.abs()).exp().ln_1p()
 }
 
+/// The cross-entropy of logit `t` against a soft label `y` in [0, 1] (the probability that the
+/// side to move wins): `y·nll(t, win) + (1 − y)·nll(t, loss)`. At y = 0 or 1 it is exactly
+/// [`neg_log_likelihood`], so a fit on hard labels written as 0.0 and 1.0 is unchanged.
+pub fn soft_neg_log_likelihood(t: f64, y: f64) -> f64 {
+    if y == 1.0 {
+        neg_log_likelihood(t, true)
+    } else if y == 0.0 {
+        neg_log_likelihood(t, false)
+    } else {
+        y * neg_log_likelihood(t, true) + (1.0 - y) * neg_log_likelihood(t, false)
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Logistic {
     pub intercept: f64,

@@ -9,7 +9,7 @@
 //! preconditioner), which leaves the objective as it is and its minimum where it was.
 
 use super::lbfgs::{minimise, LbfgsOptions};
-use super::logistic::neg_log_likelihood;
+use super::logistic::soft_neg_log_likelihood;
 use super::parallel_sum::loss_and_gradient;
 use liuzi::eval::pattern_term::{PatternCounts, PatternTables, PATTERN_IDS};
 use liuzi::eval::qda::sigmoid;
@@ -20,7 +20,11 @@ pub struct PatternRow<'a> {
     pub counts: &'a PatternCounts,
     /// The logit the term is added to.
     pub offset: f64,
+    /// The side to move won the game: what the fit is scored against.
     pub win: bool,
+    /// The label the fit trains on: the probability that the side to move wins (the result
+    /// as 0 or 1, or a soft label).
+    pub target: f64,
 }
 
 /// Fitted tables and how the minimiser ended.
@@ -97,8 +101,8 @@ pub fn fit(rows: &[PatternRow], l2: f64, threads: usize) -> PatternFit {
                     .map(|(&k, &c)| weights[k as usize] * f64::from(c))
                     .sum();
                 let t = rows[r].offset + term;
-                loss += neg_log_likelihood(t, rows[r].win);
-                let residual = sigmoid(t) - f64::from(u8::from(rows[r].win));
+                loss += soft_neg_log_likelihood(t, rows[r].target);
+                let residual = sigmoid(t) - rows[r].target;
                 for (&k, &c) in index.iter().zip(count) {
                     g[k as usize] += residual * f64::from(c);
                 }
@@ -184,6 +188,7 @@ mod tests {
                 counts,
                 offset: *offset,
                 win: *win,
+                target: f64::from(u8::from(*win)),
             })
             .collect();
         let fitted = fit(&rows, 1e-6, 2);

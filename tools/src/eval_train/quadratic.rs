@@ -8,7 +8,7 @@
 //! L-BFGS from zero finds its one minimum.
 
 use super::lbfgs::{minimise, LbfgsOptions};
-use super::logistic::neg_log_likelihood;
+use super::logistic::soft_neg_log_likelihood;
 use super::parallel_sum::loss_and_gradient;
 use liuzi::eval::logistic::{coefficient_count, expand, LogisticPhase};
 use liuzi::eval::qda::sigmoid;
@@ -27,11 +27,13 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
-/// Fits the phase `range`'s `rows` (raw features, all of `center`'s length) to `ys`,
-/// standardised by `center` and `scale` (the discriminant's), on `threads` threads.
+/// Fits the phase `range`'s `rows` (raw features, all of `center`'s length) to the labels
+/// `ys` (the probability that the side to move wins: 0 or 1 for a game's result, between for
+/// a soft label), standardised by `center` and `scale` (the discriminant's), on `threads`
+/// threads.
 pub fn fit(
     rows: &[&[f64]],
-    ys: &[bool],
+    ys: &[f64],
     range: (u32, Option<u32>),
     standardisation: (&[f64], &[f64]),
     l2: f64,
@@ -67,8 +69,8 @@ pub fn fit(
             let (phis, ys) = (&phis[run.start * dim..run.end * dim], &ys[run]);
             for (phi, &y) in phis.chunks_exact(dim).zip(ys) {
                 let t = dot(theta, phi);
-                loss += neg_log_likelihood(t, y);
-                let r = sigmoid(t) - f64::from(u8::from(y));
+                loss += soft_neg_log_likelihood(t, y);
+                let r = sigmoid(t) - y;
                 for (gk, pk) in g.iter_mut().zip(phi) {
                     *gk += r * pk;
                 }
@@ -113,6 +115,7 @@ mod tests {
             .map(|x| rng.gen::<f64>() < sigmoid(truth(x)))
             .collect();
         let refs: Vec<&[f64]> = rows.iter().map(|r| &r[..]).collect();
+        let ys: Vec<f64> = ys.iter().map(|&y| f64::from(u8::from(y))).collect();
         let fit = fit(&refs, &ys, (0, None), (&[0.0; 3], &[1.0; 3]), 1e-7, 2);
         assert!(fit.converged, "{fit:?}");
         let fit = fit.phase;
@@ -126,6 +129,19 @@ mod tests {
     }
 
     #[test]
+    fn soft_labels_are_fitted_as_probabilities() {
+        // Every position labelled 0.7: the fit is the constant 0.7, which no hard labels give.
+        let rows: Vec<[f64; 2]> = (0..500).map(|i| [i as f64 / 500.0, 0.5]).collect();
+        let refs: Vec<&[f64]> = rows.iter().map(|r| &r[..]).collect();
+        let ys = vec![0.7; rows.len()];
+        let fit = fit(&refs, &ys, (0, None), (&[0.5, 0.5], &[0.3, 1.0]), 1e-4, 2).phase;
+        for x in [[0.1, 0.5], [0.9, 0.5]] {
+            let p = fit.win_probability(&x);
+            assert!((p - 0.7).abs() < 1e-3, "{p} at {x:?}");
+        }
+    }
+
+    #[test]
     fn standardisation_does_not_change_the_fitted_probabilities() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
         let rows: Vec<[f64; 2]> = (0..4000)
@@ -136,6 +152,7 @@ mod tests {
             .map(|x| rng.gen::<f64>() < sigmoid(x[0] - 2.0 + 0.1 * x[0] * x[1]))
             .collect();
         let refs: Vec<&[f64]> = rows.iter().map(|r| &r[..]).collect();
+        let ys: Vec<f64> = ys.iter().map(|&y| f64::from(u8::from(y))).collect();
         let plain = fit(&refs, &ys, (0, None), (&[0.0; 2], &[1.0; 2]), 0.0, 1).phase;
         let scaled = fit(&refs, &ys, (0, None), (&[2.0, 0.0], &[1.2, 5.8]), 0.0, 3).phase;
         for x in [[1.0, 3.0], [3.5, -8.0], [0.2, 0.0]] {

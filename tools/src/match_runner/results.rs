@@ -8,10 +8,9 @@ use liuzi::notation;
 use liuzi::records::{self, GameRecord};
 use liuzi::rules::Point;
 use serde::{Deserialize, Serialize};
+use crate::line_file::{read_line_file_text, LineFile, Opener};
 use std::collections::HashSet;
-use std::fs::{File, OpenOptions, TryLockError};
-use std::io::{Read, Seek, SeekFrom, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// One finished game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -46,60 +45,10 @@ pub struct GameLine {
     pub match_games: Option<usize>,
 }
 
-/// Largest results file read (about a quarter of a million long games): a larger one is refused
-/// rather than read into memory.
-pub const MAX_RESULTS_BYTES: u64 = 256 << 20;
-
-/// Refuses what cannot be a results file: anything but a regular file (a FIFO would block the
-/// read forever, `/dev/zero` never ends) and files over [`MAX_RESULTS_BYTES`].
-fn check_regular(metadata: &std::fs::Metadata, path: &Path) -> Result<(), String> {
-    if !metadata.is_file() {
-        return Err(format!(
-            "{}: not a regular file (a results file cannot be a FIFO, device or directory)",
-            path.display()
-        ));
-    }
-    if metadata.len() > MAX_RESULTS_BYTES {
-        return Err(format!(
-            "{}: {} bytes is over the {} MiB a results file may hold",
-            path.display(),
-            metadata.len(),
-            MAX_RESULTS_BYTES >> 20
-        ));
-    }
-    Ok(())
-}
-
-/// Reads an open results file, at most [`MAX_RESULTS_BYTES`] (it may grow while being read).
-fn read_capped(file: &mut File, path: &Path) -> Result<Vec<u8>, String> {
-    check_regular(
-        &file
-            .metadata()
-            .map_err(|e| format!("{}: {e}", path.display()))?,
-        path,
-    )?;
-    let mut bytes = Vec::new();
-    file.take(MAX_RESULTS_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    if bytes.len() as u64 > MAX_RESULTS_BYTES {
-        return Err(format!(
-            "{}: over the {} MiB a results file may hold",
-            path.display(),
-            MAX_RESULTS_BYTES >> 20
-        ));
-    }
-    Ok(bytes)
-}
-
 /// Reads a results file for reading only (`liuzi-rate`), refusing what is not a regular file
 /// before opening it (opening a FIFO to read would wait for a writer).
 pub fn read_results_text(path: &Path) -> Result<String, String> {
-    let describe = |e: std::io::Error| format!("{}: {e}", path.display());
-    check_regular(&std::fs::metadata(path).map_err(describe)?, path)?;
-    let mut file = File::open(path).map_err(describe)?;
-    let bytes = read_capped(&mut file, path)?;
-    String::from_utf8(bytes).map_err(|e| format!("{}: not UTF-8: {e}", path.display()))
+    read_line_file_text(path)
 }
 
 /// Formats stones as the moves field of a `.games` line (the records module's writer).
@@ -155,8 +104,7 @@ impl GameLine {
 
 /// An open results file, positioned for appending.
 pub struct ResultsFile {
-    path: PathBuf,
-    file: File,
+    file: LineFile,
 }
 
 impl ResultsFile {
@@ -173,88 +121,27 @@ impl ResultsFile {
         resume: bool,
         match_games: usize,
     ) -> Result<(ResultsFile, Vec<GameLine>), String> {
-        let describe = |e: std::io::Error| format!("{}: {e}", path.display());
-        match std::fs::metadata(path) {
-            Ok(metadata) => check_regular(&metadata, path)?,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(describe(e)),
-        }
-        let mut file = OpenOptions::new()
-            .create(true)
-            .read(true)
-            .write(true)
-            .truncate(false)
-            .open(path)
-            .map_err(describe)?;
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(TryLockError::WouldBlock) => {
-                return Err(format!(
-                    "{} is in use by another liuzi-match run; wait for it to finish, or choose another --results file",
-                    path.display()
-                ))
-            }
-            Err(TryLockError::Error(e)) => {
-                return Err(format!("{}: cannot lock the file: {e}", path.display()))
-            }
-        }
-        let mut existing = read_capped(&mut file, path)?;
-        if !resume && existing.iter().any(|b| !b.is_ascii_whitespace()) {
-            return Err(format!(
-                "{} already holds results; pass --resume to continue that match, or choose another file",
-                path.display()
-            ));
-        }
-        let mut complete = match existing.iter().rposition(|&b| b == b'\n') {
-            Some(i) => i + 1,
-            None => 0,
+        let opener = Opener {
+            program: "liuzi-match",
+            file_option: "--results",
+            refuse_existing: (!resume)
+                .then_some("pass --resume to continue that match, or choose another file"),
         };
-        let last = &existing[complete..];
-        if !last.is_empty() && serde_json::from_slice::<GameLine>(last).is_ok() {
-            // A whole game whose newline never reached the disk: keep it, repair the line.
-            file.seek(SeekFrom::End(0)).map_err(describe)?;
-            file.write_all(b"\n")
-                .and_then(|()| file.sync_data())
-                .map_err(describe)?;
-            existing.push(b'\n');
-            complete = existing.len();
-            tracing::warn!(
-                "{}: the last game lacked its final newline; kept it and added the newline",
-                path.display()
-            );
-        } else if complete < existing.len() {
-            tracing::warn!(
-                "{}: dropping an unfinished last line ({} bytes) left by an interrupted run",
-                path.display(),
-                existing.len() - complete
-            );
-        }
-        let games = parse_lines(&existing[..complete], path, match_games)?;
-        file.set_len(complete as u64).map_err(describe)?;
-        file.seek(SeekFrom::End(0)).map_err(describe)?;
-        Ok((
-            ResultsFile {
-                path: path.to_path_buf(),
-                file,
-            },
-            games,
-        ))
+        let (file, text) = LineFile::open(path, opener, |last| {
+            serde_json::from_slice::<GameLine>(last).is_ok()
+        })?;
+        let games = parse_lines(&text, path, match_games)?;
+        Ok((ResultsFile { file }, games))
     }
 
     /// Appends one game and syncs it to disk before returning.
     pub fn append(&mut self, line: &GameLine) -> Result<(), String> {
-        let mut text = serde_json::to_string(line).map_err(|e| e.to_string())?;
-        text.push('\n');
-        self.file
-            .write_all(text.as_bytes())
-            .and_then(|_| self.file.sync_data())
-            .map_err(|e| format!("{}: {e}", self.path.display()))
+        let text = serde_json::to_string(line).map_err(|e| e.to_string())?;
+        self.file.append(&text)
     }
 }
 
-fn parse_lines(bytes: &[u8], path: &Path, match_games: usize) -> Result<Vec<GameLine>, String> {
-    let text =
-        std::str::from_utf8(bytes).map_err(|e| format!("{}: not UTF-8: {e}", path.display()))?;
+fn parse_lines(text: &str, path: &Path, match_games: usize) -> Result<Vec<GameLine>, String> {
     let mut games = Vec::new();
     let mut ids = HashSet::new();
     for (n, line) in text.lines().enumerate() {
@@ -288,6 +175,10 @@ fn parse_lines(bytes: &[u8], path: &Path, match_games: usize) -> Result<Vec<Game
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::line_file::MAX_LINE_FILE_BYTES as MAX_RESULTS_BYTES;
+    use std::fs::{File, OpenOptions};
+    use std::io::Write;
+    use std::path::PathBuf;
 
     fn line(game: usize) -> GameLine {
         GameLine {

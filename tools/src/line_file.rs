@@ -1,0 +1,178 @@
+//! An append-only JSON Lines file that survives kills: opened under an exclusive lock (a second
+//! writer is refused at once), a torn last line (a kill mid-write) cut off, a whole last line
+//! that lacks only its newline repaired, and every appended line synced to disk before the
+//! append returns. The match runner's results and the self-play generator's games live in one.
+
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+/// Largest line file read (about a quarter of a million long games): a larger one is refused
+/// rather than read into memory.
+pub const MAX_LINE_FILE_BYTES: u64 = 256 << 20;
+
+/// Refuses what cannot be a line file: anything but a regular file (a FIFO would block the
+/// read forever, `/dev/zero` never ends) and files over [`MAX_LINE_FILE_BYTES`].
+fn check_regular(metadata: &std::fs::Metadata, path: &Path) -> Result<(), String> {
+    if !metadata.is_file() {
+        return Err(format!(
+            "{}: not a regular file (a results file cannot be a FIFO, device or directory)",
+            path.display()
+        ));
+    }
+    if metadata.len() > MAX_LINE_FILE_BYTES {
+        return Err(format!(
+            "{}: {} bytes is over the {} MiB a results file may hold",
+            path.display(),
+            metadata.len(),
+            MAX_LINE_FILE_BYTES >> 20
+        ));
+    }
+    Ok(())
+}
+
+/// Reads an open line file, at most [`MAX_LINE_FILE_BYTES`] (it may grow while being read).
+fn read_capped(file: &mut File, path: &Path) -> Result<Vec<u8>, String> {
+    check_regular(
+        &file
+            .metadata()
+            .map_err(|e| format!("{}: {e}", path.display()))?,
+        path,
+    )?;
+    let mut bytes = Vec::new();
+    file.take(MAX_LINE_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if bytes.len() as u64 > MAX_LINE_FILE_BYTES {
+        return Err(format!(
+            "{}: over the {} MiB a results file may hold",
+            path.display(),
+            MAX_LINE_FILE_BYTES >> 20
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Reads a line file for reading only (`liuzi-rate`, the evaluator's trainer), refusing what
+/// is not a regular file before opening it (opening a FIFO to read would wait for a writer).
+pub fn read_line_file_text(path: &Path) -> Result<String, String> {
+    let describe = |e: std::io::Error| format!("{}: {e}", path.display());
+    check_regular(&std::fs::metadata(path).map_err(describe)?, path)?;
+    let mut file = File::open(path).map_err(describe)?;
+    let bytes = read_capped(&mut file, path)?;
+    String::from_utf8(bytes).map_err(|e| format!("{}: not UTF-8: {e}", path.display()))
+}
+
+/// Who opens a line file, for its error messages.
+#[derive(Clone, Copy, Debug)]
+pub struct Opener<'a> {
+    /// The program whose second run is refused (`liuzi-match`).
+    pub program: &'a str,
+    /// The option that names another file (`--results`).
+    pub file_option: &'a str,
+    /// When set, a file that already holds lines is refused with this advice (a new match
+    /// must not write over results).
+    pub refuse_existing: Option<&'a str>,
+}
+
+/// An open line file, locked and positioned for appending.
+pub struct LineFile {
+    path: PathBuf,
+    file: File,
+}
+
+impl LineFile {
+    /// Opens (or creates) `path` and returns it with its complete lines. `is_whole_line` tells
+    /// whether a last line without its newline is a whole record (kept, the newline written)
+    /// or a torn one (cut off). Nothing is read or cut before the lock is held.
+    pub fn open(
+        path: &Path,
+        opener: Opener,
+        is_whole_line: impl Fn(&[u8]) -> bool,
+    ) -> Result<(LineFile, String), String> {
+        let describe = |e: std::io::Error| format!("{}: {e}", path.display());
+        match std::fs::metadata(path) {
+            Ok(metadata) => check_regular(&metadata, path)?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(describe(e)),
+        }
+        let mut file = OpenOptions::new()
+            .create(true)
+            .read(true)
+            .write(true)
+            .truncate(false)
+            .open(path)
+            .map_err(describe)?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                return Err(format!(
+                    "{} is in use by another {} run; wait for it to finish, or choose another {} file",
+                    path.display(),
+                    opener.program,
+                    opener.file_option
+                ))
+            }
+            Err(TryLockError::Error(e)) => {
+                return Err(format!("{}: cannot lock the file: {e}", path.display()))
+            }
+        }
+        let mut existing = read_capped(&mut file, path)?;
+        if let Some(advice) = opener.refuse_existing {
+            if existing.iter().any(|b| !b.is_ascii_whitespace()) {
+                return Err(format!("{} already holds results; {advice}", path.display()));
+            }
+        }
+        let mut complete = match existing.iter().rposition(|&b| b == b'\n') {
+            Some(i) => i + 1,
+            None => 0,
+        };
+        let last = &existing[complete..];
+        if !last.is_empty() && is_whole_line(last) {
+            // A whole record whose newline never reached the disk: keep it, repair the line.
+            file.seek(SeekFrom::End(0)).map_err(describe)?;
+            file.write_all(b"\n")
+                .and_then(|()| file.sync_data())
+                .map_err(describe)?;
+            existing.push(b'\n');
+            complete = existing.len();
+            tracing::warn!(
+                "{}: the last line lacked its final newline; kept it and added the newline",
+                path.display()
+            );
+        } else if complete < existing.len() {
+            tracing::warn!(
+                "{}: dropping an unfinished last line ({} bytes) left by an interrupted run",
+                path.display(),
+                existing.len() - complete
+            );
+        }
+        existing.truncate(complete);
+        let text = String::from_utf8(existing)
+            .map_err(|e| format!("{}: not UTF-8: {e}", path.display()))?;
+        file.set_len(complete as u64).map_err(describe)?;
+        file.seek(SeekFrom::End(0)).map_err(describe)?;
+        Ok((
+            LineFile {
+                path: path.to_path_buf(),
+                file,
+            },
+            text,
+        ))
+    }
+
+    /// Appends `line` (a newline is added) and syncs it to disk before returning.
+    pub fn append(&mut self, line: &str) -> Result<(), String> {
+        let mut text = String::with_capacity(line.len() + 1);
+        text.push_str(line);
+        text.push('\n');
+        self.file
+            .write_all(text.as_bytes())
+            .and_then(|_| self.file.sync_data())
+            .map_err(|e| format!("{}: {e}", self.path.display()))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}

@@ -1,0 +1,61 @@
+//! Self-play games as the evaluator's trainer reads them: each game as a record (stones and
+//! result) with, for every position, the search's value for the side to move where the stone
+//! played from it was searched.
+
+use super::record::parse_contents;
+use crate::line_file::read_line_file_text;
+use crate::match_runner::outcome::Winner;
+use crate::match_runner::results::parse_moves;
+use liuzi::records::{GameRecord, RecordResult};
+use std::path::Path;
+
+/// A game and its searched values: `values[n]` is the value for the side to move of the
+/// position before stone n (the stone's mover), `None` for opening and unsearched stones.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValuedGame {
+    pub record: GameRecord,
+    pub values: Vec<Option<f32>>,
+}
+
+/// Reads the games of a `liuzi-selfplay` file (a torn last line, left by a run still writing
+/// or killed, is skipped).
+pub fn read_selfplay(path: &Path) -> Result<Vec<ValuedGame>, String> {
+    let mut text = read_line_file_text(path)?;
+    if !text.ends_with('\n') {
+        let complete = text.rfind('\n').map_or(0, |i| i + 1);
+        text.truncate(complete);
+    }
+    let contents = parse_contents(&text, path)?;
+    contents
+        .games
+        .into_iter()
+        .map(|game| {
+            let stones = parse_moves(&game.moves, game.size)
+                .map_err(|e| format!("{}: game {}: {e}", path.display(), game.game))?;
+            if game.opening_stones + game.stones.len() != stones.len() {
+                return Err(format!(
+                    "{}: game {}: {} stones but {} opening stones and {} entries",
+                    path.display(),
+                    game.game,
+                    stones.len(),
+                    game.opening_stones,
+                    game.stones.len()
+                ));
+            }
+            let mut values = vec![None; game.opening_stones];
+            values.extend(game.stones.iter().map(|s| s.value));
+            let result = match game.result {
+                Winner::Black => RecordResult::BlackWins,
+                Winner::White => RecordResult::WhiteWins,
+                Winner::Draw => RecordResult::Draw,
+            };
+            let record = GameRecord {
+                stones,
+                result,
+                event: Some(format!("selfplay game {}", game.game)),
+                ..GameRecord::new(game.size)
+            };
+            Ok(ValuedGame { record, values })
+        })
+        .collect()
+}
