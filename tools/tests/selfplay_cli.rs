@@ -1,0 +1,118 @@
+//! `liuzi-selfplay` and `liuzi-train-eval --selfplay` end to end: a run, its resumption with
+//! more games, a refused file of other settings, a stop by SIGINT that leaves whole lines, and
+//! the trainer's soft labels from the file.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+const SELFPLAY: &str = env!("CARGO_BIN_EXE_liuzi-selfplay");
+const TRAIN_EVAL: &str = env!("CARGO_BIN_EXE_liuzi-train-eval");
+
+fn selfplay(out: &Path, games: usize, playouts: u64) -> Output {
+    Command::new(SELFPLAY)
+        .args(["--out", out.to_str().unwrap()])
+        .args(["--games", &games.to_string()])
+        .args(["--playouts", &playouts.to_string()])
+        .args(["--random-openings", "--seed", "7", "--concurrency", "2"])
+        .output()
+        .unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The games of a file, whose every line must parse.
+fn game_lines(path: &Path) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.ends_with('\n'), "whole lines only");
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(lines[0]["selfplay_format"].is_number(), "{}", lines[0]);
+    lines[1..].to_vec()
+}
+
+#[test]
+fn a_run_resumes_refuses_other_settings_and_trains_the_evaluator() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("s.jsonl");
+    let run = selfplay(&out, 16, 16);
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert_eq!(game_lines(&out).len(), 16);
+    let more = selfplay(&out, 20, 16);
+    assert!(more.status.success(), "{}", stderr(&more));
+    assert!(stderr(&more).contains("4 games played (16 were in"), "{}", stderr(&more));
+    let mut ids: Vec<u64> = game_lines(&out)
+        .iter()
+        .map(|g| g["game"].as_u64().unwrap())
+        .collect();
+    ids.sort_unstable();
+    assert_eq!(ids, (0..20).collect::<Vec<u64>>());
+
+    let other = selfplay(&out, 20, 32);
+    assert!(!other.status.success());
+    let err = stderr(&other);
+    assert!(
+        err.contains("s.jsonl") && err.contains("playouts = 16") && err.contains("32"),
+        "{err}"
+    );
+
+    let train = |mix: &str, model: &str| {
+        let eval = dir.path().join(format!("{mix}-{model}.eval"));
+        Command::new(TRAIN_EVAL)
+            .args(["--selfplay", out.to_str().unwrap()])
+            .args(["--out", eval.to_str().unwrap()])
+            .args(["--model", model, "--value-label-mix", mix])
+            .args(["--phases", "30", "--validation", "0.3", "--per-game", "40"])
+            .args(["--min-stones", "8", "--threads", "2"])
+            .output()
+            .unwrap()
+    };
+    let trained = train("0.5", "quadratic");
+    assert!(trained.status.success(), "{}", stderr(&trained));
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("0.5-quadratic.eval.report.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(report["value_label_mix"], 0.5);
+    assert!(report["inputs"][0].as_str().unwrap().ends_with("s.jsonl"));
+    assert!(report["positions_train"].as_u64().unwrap() > 100);
+    let refused = train("0.5", "qda");
+    assert!(!refused.status.success());
+    assert!(stderr(&refused).contains("--model quadratic"), "{}", stderr(&refused));
+}
+
+#[cfg(unix)]
+#[test]
+fn sigint_stops_after_whole_lines_and_the_run_resumes() {
+    use nix::sys::signal::{kill, Signal};
+    use nix::unistd::Pid;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("s.jsonl");
+    let mut child = Command::new(SELFPLAY)
+        .args(["--out", out.to_str().unwrap(), "--games", "400"])
+        .args(["--playouts", "16", "--random-openings", "--concurrency", "2"])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while std::fs::read_to_string(&out).map_or(0, |t| t.lines().count()) < 4 {
+        assert!(start.elapsed().as_secs() < 60, "no games written");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let written = game_lines(&out).len();
+    assert!((3..400).contains(&written), "{written}");
+    // The resumed run keeps those games and plays a few more.
+    let more = Command::new(SELFPLAY)
+        .args(["--out", out.to_str().unwrap(), "--games", &(written + 2).to_string()])
+        .args(["--playouts", "16", "--random-openings", "--concurrency", "2"])
+        .output()
+        .unwrap();
+    assert!(more.status.success(), "{}", stderr(&more));
+    assert_eq!(game_lines(&out).len(), written + 2);
+}
