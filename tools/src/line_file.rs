@@ -103,15 +103,14 @@ impl LineFile {
             .truncate(false)
             .open(path)
             .map_err(describe)?;
+        let (program, option) = (opener.program, opener.file_option);
         match file.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
+                let shown = path.display();
                 return Err(format!(
-                    "{} is in use by another {} run; wait for it to finish, or choose another {} file",
-                    path.display(),
-                    opener.program,
-                    opener.file_option
-                ))
+                    "{shown} is in use by another {program} run; wait for it to finish, or choose another {option} file"
+                ));
             }
             Err(TryLockError::Error(e)) => {
                 return Err(format!("{}: cannot lock the file: {e}", path.display()))
@@ -120,7 +119,10 @@ impl LineFile {
         let mut existing = read_capped(&mut file, path)?;
         if let Some(advice) = opener.refuse_existing {
             if existing.iter().any(|b| !b.is_ascii_whitespace()) {
-                return Err(format!("{} already holds results; {advice}", path.display()));
+                return Err(format!(
+                    "{} already holds results; {advice}",
+                    path.display()
+                ));
             }
         }
         let mut complete = match existing.iter().rposition(|&b| b == b'\n') {

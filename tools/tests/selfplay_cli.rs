@@ -43,7 +43,11 @@ fn a_run_resumes_refuses_other_settings_and_trains_the_evaluator() {
     assert_eq!(game_lines(&out).len(), 16);
     let more = selfplay(&out, 20, 16);
     assert!(more.status.success(), "{}", stderr(&more));
-    assert!(stderr(&more).contains("4 games played (16 were in"), "{}", stderr(&more));
+    assert!(
+        stderr(&more).contains("4 games played (16 were in"),
+        "{}",
+        stderr(&more)
+    );
     let mut ids: Vec<u64> = game_lines(&out)
         .iter()
         .map(|g| g["game"].as_u64().unwrap())
@@ -81,7 +85,11 @@ fn a_run_resumes_refuses_other_settings_and_trains_the_evaluator() {
     assert!(report["positions_train"].as_u64().unwrap() > 100);
     let refused = train("0.5", "qda");
     assert!(!refused.status.success());
-    assert!(stderr(&refused).contains("--model quadratic"), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("--model quadratic"),
+        "{}",
+        stderr(&refused)
+    );
 }
 
 #[cfg(unix)]
@@ -93,7 +101,13 @@ fn sigint_stops_after_whole_lines_and_the_run_resumes() {
     let out = dir.path().join("s.jsonl");
     let mut child = Command::new(SELFPLAY)
         .args(["--out", out.to_str().unwrap(), "--games", "400"])
-        .args(["--playouts", "16", "--random-openings", "--concurrency", "2"])
+        .args([
+            "--playouts",
+            "16",
+            "--random-openings",
+            "--concurrency",
+            "2",
+        ])
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
@@ -109,8 +123,19 @@ fn sigint_stops_after_whole_lines_and_the_run_resumes() {
     assert!((3..400).contains(&written), "{written}");
     // The resumed run keeps those games and plays a few more.
     let more = Command::new(SELFPLAY)
-        .args(["--out", out.to_str().unwrap(), "--games", &(written + 2).to_string()])
-        .args(["--playouts", "16", "--random-openings", "--concurrency", "2"])
+        .args([
+            "--out",
+            out.to_str().unwrap(),
+            "--games",
+            &(written + 2).to_string(),
+        ])
+        .args([
+            "--playouts",
+            "16",
+            "--random-openings",
+            "--concurrency",
+            "2",
+        ])
         .output()
         .unwrap();
     assert!(more.status.success(), "{}", stderr(&more));

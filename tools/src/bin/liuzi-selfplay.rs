@@ -152,7 +152,9 @@ fn run(cli: &Cli) -> Result<bool, String> {
     };
     let installed = ctrlc::set_handler(|| {
         if !STOP.swap(true, Ordering::SeqCst) {
-            eprintln!("liuzi-selfplay: stopping (the games in progress are dropped; run again to resume)");
+            eprintln!(
+                "liuzi-selfplay: stopping (the games in progress are dropped; run again to resume)"
+            );
         }
     });
     if let Err(e) = installed {

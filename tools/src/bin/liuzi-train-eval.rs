@@ -269,7 +269,9 @@ fn per_game_by_input(values: &[String], inputs: &[PathBuf]) -> Result<Vec<Option
             .iter()
             .position(|p| p == Path::new(path))
             .ok_or_else(|| {
-                format!("--per-game-in {value}: `{path}` is not one of the --games or --selfplay files")
+                format!(
+                    "--per-game-in {value}: `{path}` is not one of the --games or --selfplay files"
+                )
             })?;
         if by_input[i].replace(n).is_some() {
             return Err(format!("--per-game-in: `{path}` is given twice"));

@@ -380,7 +380,8 @@ mod tests {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(12);
         (0..600)
             .map(|i| {
-                let features: [f64; FEATURE_COUNT] = std::array::from_fn(|_| rng.gen_range(-1.0..1.0));
+                let features: [f64; FEATURE_COUNT] =
+                    std::array::from_fn(|_| rng.gen_range(-1.0..1.0));
                 let p = sigmoid(2.0 * features[0]);
                 Sample {
                     game: i / 6,

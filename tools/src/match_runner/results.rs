@@ -4,11 +4,11 @@
 
 use super::outcome::{EndReason, Winner};
 use super::schedule::ScheduledGame;
+use crate::line_file::{read_line_file_text, LineFile, Opener};
 use liuzi::notation;
 use liuzi::records::{self, GameRecord};
 use liuzi::rules::Point;
 use serde::{Deserialize, Serialize};
-use crate::line_file::{read_line_file_text, LineFile, Opener};
 use std::collections::HashSet;
 use std::path::Path;
 

@@ -21,8 +21,11 @@ pub struct GameJob {
 /// The seed of game `index` of a run seeded `run_seed`: a SplitMix64 step of their mix, never
 /// 0 (which asks the engine for a fresh seed).
 pub fn game_seed(run_seed: u64, index: usize) -> u64 {
-    let mut z = run_seed
-        .wrapping_add((index as u64).wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut z = run_seed.wrapping_add(
+        (index as u64)
+            .wrapping_add(1)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15),
+    );
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     (z ^ (z >> 31)).max(1)
@@ -40,7 +43,10 @@ pub fn root_value(analysis: &Analysis) -> Option<(f32, u32)> {
         .iter()
         .filter_map(|c| Some(f64::from(c.win_rate?) * f64::from(c.visits)))
         .sum();
-    Some(((weighted / visits as f64) as f32, visits.min(u64::from(u32::MAX)) as u32))
+    Some((
+        (weighted / visits as f64) as f32,
+        visits.min(u64::from(u32::MAX)) as u32,
+    ))
 }
 
 /// How the engine chose the stone it just played, from what it kept of the choice.
