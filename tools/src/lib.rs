@@ -12,4 +12,5 @@ pub mod rating;
 pub mod report;
 pub mod selfplay;
 pub mod stats;
+pub mod stderr_log;
 pub mod tune;

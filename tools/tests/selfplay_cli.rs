@@ -8,14 +8,19 @@ use std::process::{Command, Output};
 const SELFPLAY: &str = env!("CARGO_BIN_EXE_liuzi-selfplay");
 const TRAIN_EVAL: &str = env!("CARGO_BIN_EXE_liuzi-train-eval");
 
-fn selfplay(out: &Path, games: usize, playouts: u64) -> Output {
-    Command::new(SELFPLAY)
+/// The command of a run of `games` random-opening games at `playouts` a stone into `out`.
+fn selfplay_command(out: &Path, games: usize, playouts: u64) -> Command {
+    let mut command = Command::new(SELFPLAY);
+    command
         .args(["--out", out.to_str().unwrap()])
         .args(["--games", &games.to_string()])
         .args(["--playouts", &playouts.to_string()])
-        .args(["--random-openings", "--seed", "7", "--concurrency", "2"])
-        .output()
-        .unwrap()
+        .args(["--random-openings", "--seed", "7", "--concurrency", "2"]);
+    command
+}
+
+fn selfplay(out: &Path, games: usize, playouts: u64) -> Output {
+    selfplay_command(out, games, playouts).output().unwrap()
 }
 
 fn stderr(out: &Output) -> String {
@@ -99,15 +104,7 @@ fn sigint_stops_after_whole_lines_and_the_run_resumes() {
     use nix::unistd::Pid;
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("s.jsonl");
-    let mut child = Command::new(SELFPLAY)
-        .args(["--out", out.to_str().unwrap(), "--games", "400"])
-        .args([
-            "--playouts",
-            "16",
-            "--random-openings",
-            "--concurrency",
-            "2",
-        ])
+    let mut child = selfplay_command(&out, 400, 16)
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
@@ -122,22 +119,7 @@ fn sigint_stops_after_whole_lines_and_the_run_resumes() {
     let written = game_lines(&out).len();
     assert!((3..400).contains(&written), "{written}");
     // The resumed run keeps those games and plays a few more.
-    let more = Command::new(SELFPLAY)
-        .args([
-            "--out",
-            out.to_str().unwrap(),
-            "--games",
-            &(written + 2).to_string(),
-        ])
-        .args([
-            "--playouts",
-            "16",
-            "--random-openings",
-            "--concurrency",
-            "2",
-        ])
-        .output()
-        .unwrap();
+    let more = selfplay(&out, written + 2, 16);
     assert!(more.status.success(), "{}", stderr(&more));
     assert_eq!(game_lines(&out).len(), written + 2);
 }

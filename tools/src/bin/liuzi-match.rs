@@ -3,7 +3,8 @@
 
 use clap::Parser;
 use liuzi_tools::match_runner::engine_spec::{load_engine_file, parse_engine_flag, EngineSpec};
-use liuzi_tools::match_runner::openings::{make_openings, OpeningSource};
+use liuzi_tools::match_runner::opening_args::OpeningArgs;
+use liuzi_tools::match_runner::openings::make_openings;
 use liuzi_tools::match_runner::player::{PlayerContext, Timeouts};
 use liuzi_tools::match_runner::process::CancelToken;
 use liuzi_tools::match_runner::records_out::GamesOutput;
@@ -62,21 +63,8 @@ struct Args {
     /// Time allowed for commands other than move requests (boardsize, play, time_left, ...).
     #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
     command_timeout: f64,
-    /// Openings from a record file (.games, SGF or CCGC); without it games start empty.
-    #[arg(long, value_name = "FILE", conflicts_with = "random_openings")]
-    openings: Option<PathBuf>,
-    /// Generate random openings near the centre (seeded by --seed).
-    #[arg(long)]
-    random_openings: bool,
-    /// Turns of each opening (B, WW, BB, ...); file default: the whole game, random default: 3.
-    #[arg(long, value_name = "N")]
-    opening_turns: Option<usize>,
-    /// Random openings: stones within this Chebyshev distance of the centre.
-    #[arg(long, default_value_t = 3, value_name = "R")]
-    opening_radius: usize,
-    /// Shuffle file openings (with --seed) instead of using them in file order.
-    #[arg(long)]
-    shuffle_openings: bool,
+    #[command(flatten)]
+    openings: OpeningArgs,
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Games played at the same time.
@@ -194,21 +182,7 @@ fn build_plan(args: &Args, cancel: CancelToken) -> Result<MatchPlan, String> {
         return Err("--games must be at least 1".into());
     }
     let schedule = schedule::build(&pairings, args.games);
-    let source = if let Some(path) = &args.openings {
-        OpeningSource::File {
-            path: path.clone(),
-            turns: args.opening_turns,
-            shuffle_seed: args.shuffle_openings.then_some(args.seed),
-        }
-    } else if args.random_openings {
-        OpeningSource::Random {
-            turns: args.opening_turns.unwrap_or(3),
-            radius: args.opening_radius,
-            seed: args.seed,
-        }
-    } else {
-        OpeningSource::Empty
-    };
+    let source = args.openings.source(args.seed);
     let openings = make_openings(&source, args.size, schedule::openings_needed(&schedule))?;
     let default_time = TimeControl::from_flags(args.tc.as_deref(), args.st.as_deref())?;
     if let Some(dir) = &args.engine_logs {

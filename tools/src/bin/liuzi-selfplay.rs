@@ -5,7 +5,8 @@
 
 use clap::Parser;
 use liuzi::config::{EngineConfig, SearchKind};
-use liuzi_tools::match_runner::openings::{make_openings, OpeningSource};
+use liuzi_tools::match_runner::opening_args::OpeningArgs;
+use liuzi_tools::match_runner::openings::make_openings;
 use liuzi_tools::selfplay::runner::{run_selfplay, RunPlan};
 use liuzi_tools::selfplay::settings::run_settings;
 use std::path::PathBuf;
@@ -43,22 +44,8 @@ struct Cli {
     /// Opening book file, or `none` (overrides engine.book).
     #[arg(long, value_name = "FILE")]
     book: Option<PathBuf>,
-    /// Openings from a record file (.games, SGF or CCGC); without it or --random-openings
-    /// games start on the empty board (and the book varies them).
-    #[arg(long, value_name = "FILE", conflicts_with = "random_openings")]
-    openings: Option<PathBuf>,
-    /// Random openings near the centre (seeded by --seed).
-    #[arg(long)]
-    random_openings: bool,
-    /// Turns of each opening (B, WW, BB, ...); file default: the whole game, random default: 3.
-    #[arg(long, value_name = "N")]
-    opening_turns: Option<usize>,
-    /// Random openings: stones within this Chebyshev distance of the centre.
-    #[arg(long, default_value_t = 3, value_name = "R")]
-    opening_radius: usize,
-    /// Shuffle file openings (with --seed) instead of using them in file order.
-    #[arg(long)]
-    shuffle_openings: bool,
+    #[command(flatten)]
+    openings: OpeningArgs,
     /// Seed of the run: game i's engine seed comes from it and i.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -98,41 +85,6 @@ fn engine_config(cli: &Cli) -> Result<EngineConfig, String> {
     Ok(config)
 }
 
-/// Where the openings come from, and how the settings header names that.
-fn opening_source(cli: &Cli) -> (OpeningSource, String) {
-    if let Some(path) = &cli.openings {
-        let name = path.file_name().map_or_else(
-            || path.display().to_string(),
-            |n| n.to_string_lossy().into(),
-        );
-        let turns = cli
-            .opening_turns
-            .map_or("whole games".to_string(), |t| format!("{t} turns"));
-        let order = if cli.shuffle_openings {
-            "shuffled"
-        } else {
-            "in file order"
-        };
-        let source = OpeningSource::File {
-            path: path.clone(),
-            turns: cli.opening_turns,
-            shuffle_seed: cli.shuffle_openings.then_some(cli.seed),
-        };
-        (source, format!("file {name}, {turns}, {order}"))
-    } else if cli.random_openings {
-        let turns = cli.opening_turns.unwrap_or(3);
-        let source = OpeningSource::Random {
-            turns,
-            radius: cli.opening_radius,
-            seed: cli.seed,
-        };
-        let text = format!("random, {turns} turns, radius {}", cli.opening_radius);
-        (source, text)
-    } else {
-        (OpeningSource::Empty, "empty board".to_string())
-    }
-}
-
 fn run(cli: &Cli) -> Result<bool, String> {
     if cli.playouts == 0 {
         return Err("--playouts must be at least 1 (self-play searches a fixed count)".into());
@@ -141,11 +93,11 @@ fn run(cli: &Cli) -> Result<bool, String> {
         return Err("--games must be at least 1".into());
     }
     let config = engine_config(cli)?;
-    let (source, openings_text) = opening_source(cli);
+    let source = cli.openings.source(cli.seed);
     let openings = make_openings(&source, config.engine.board_size, cli.games)?;
     let plan = RunPlan {
         config: &config,
-        settings: run_settings(&config, &openings_text, cli.seed)?,
+        settings: run_settings(&config, &cli.openings.describe(), cli.seed)?,
         openings,
         seed: cli.seed,
         concurrency: cli.concurrency.max(1),
@@ -177,18 +129,7 @@ fn run(cli: &Cli) -> Result<bool, String> {
 
 fn main() {
     let cli = Cli::parse();
-    let level = match cli.verbose {
-        0 => "warn",
-        1 => "info",
-        _ => "debug",
-    };
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level)),
-        )
-        .init();
+    liuzi_tools::stderr_log::init(cli.verbose);
     match run(&cli) {
         Ok(true) => {}
         Ok(false) => std::process::exit(SIGNALLED),

@@ -861,18 +861,7 @@ fn plot(args: PlotArgs) -> Result<()> {
 
 fn main() {
     let cli = Cli::parse();
-    let level = match cli.verbose {
-        0 => "warn",
-        1 => "info",
-        _ => "debug",
-    };
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level)),
-        )
-        .init();
+    liuzi_tools::stderr_log::init(cli.verbose);
     let result = match cli.command {
         Command::Train(a) => {
             outputs::guard();

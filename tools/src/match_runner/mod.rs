@@ -10,6 +10,7 @@ pub mod engine_spec;
 pub mod game;
 pub mod gtp_player;
 pub mod launch;
+pub mod opening_args;
 pub mod openings;
 pub mod outcome;
 pub mod player;
