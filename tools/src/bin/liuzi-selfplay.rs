@@ -8,7 +8,7 @@ use liuzi::config::{EngineConfig, SearchKind};
 use liuzi_tools::match_runner::opening_args::OpeningArgs;
 use liuzi_tools::match_runner::openings::make_openings;
 use liuzi_tools::selfplay::runner::{run_selfplay, RunPlan};
-use liuzi_tools::selfplay::settings::run_settings;
+use liuzi_tools::selfplay::settings::{content_name, run_settings};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -94,10 +94,15 @@ fn run(cli: &Cli) -> Result<bool, String> {
     }
     let config = engine_config(cli)?;
     let source = cli.openings.source(cli.seed);
+    // A record file is named by content: one edited under the same name gives other openings.
+    let openings_text = match &cli.openings.openings {
+        Some(path) => format!("{} ({})", cli.openings.describe(), content_name(path)?),
+        None => cli.openings.describe(),
+    };
     let openings = make_openings(&source, config.engine.board_size, cli.games)?;
     let plan = RunPlan {
         config: &config,
-        settings: run_settings(&config, &cli.openings.describe(), cli.seed)?,
+        settings: run_settings(&config, &openings_text, cli.seed)?,
         openings,
         seed: cli.seed,
         concurrency: cli.concurrency.max(1),

@@ -24,6 +24,7 @@ pub fn run_settings(
     seed: u64,
 ) -> Result<BTreeMap<String, String>, String> {
     let mut settings = BTreeMap::new();
+    // The tools and the engine are one workspace, versioned together.
     settings.insert("liuzi_version".into(), env!("CARGO_PKG_VERSION").into());
     settings.insert("playouts".into(), config.search.playouts.to_string());
     settings.insert("openings".into(), openings.to_string());
@@ -51,15 +52,25 @@ pub fn run_settings(
             if *section == "search" && key == "playouts" {
                 continue; // the run's own key above
             }
-            settings.insert(format!("{section}.{key}"), value.to_string());
+            settings.insert(format!("{section}.{key}"), setting_text(value));
         }
     }
     Ok(settings)
 }
 
-/// A knowledge file by content: its name and a 64-bit FNV-1a hash of its bytes (the built-in
-/// copy and the shipped file on disk are the same file); `none` for none.
-fn content_name(path: &Path) -> Result<String, String> {
+/// A setting's value as the file shows it; an `f32` setting as the shortest decimal that reads
+/// back the same (0.1, not 0.10000000149011612).
+fn setting_text(value: &toml::Value) -> String {
+    match value {
+        toml::Value::Float(f) if f64::from(*f as f32) == *f => (*f as f32).to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// A file by content: its name and a 64-bit FNV-1a hash of its bytes (the built-in copy of a
+/// shipped file and the file on disk are the same file; a file moved keeps its name); `none`
+/// for none.
+pub fn content_name(path: &Path) -> Result<String, String> {
     if path.as_os_str().is_empty() || path.as_os_str() == "none" {
         return Ok("none".into());
     }

@@ -66,6 +66,21 @@ fn a_resumed_file_plays_only_the_missing_games_and_is_the_uninterrupted_file() {
     assert_eq!((summary.already, summary.played), (2, 1));
     assert_eq!(std::fs::read_to_string(&torn).unwrap(), text);
 
+    // Two games at once give the same games, perhaps in another order.
+    let parallel = dir.path().join("parallel.jsonl");
+    let two_threads = RunPlan {
+        concurrency: 2,
+        ..self::plan(&config, 3)
+    };
+    run_selfplay(&two_threads, &parallel, &never).unwrap();
+    let mut sorted: Vec<String> = std::fs::read_to_string(&parallel)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    sorted[1..].sort();
+    assert_eq!(sorted.join("\n") + "\n", text);
+
     // Run again, nothing is left to play; the games are each game's seed.
     let summary = run_selfplay(&plan, &torn, &never).unwrap();
     assert_eq!((summary.already, summary.played), (3, 0));
