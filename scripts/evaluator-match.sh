@@ -9,6 +9,9 @@
 #   OPENINGS (env): a record file whose first two turns (B, WW) open the games, shuffled by SEED.
 #   ENGINE_ARGS (env): options for both engines' `gtp`, e.g. "--search alphabeta" (then also set TAG)
 #   TAG (env): a suffix of the result names
+#   EVALUATOR (env): an evaluator file frozen as the working tree's default.eval (a retrained
+#     one before it is shipped), e.g. `EVALUATOR=experiments/evaluator/pattern.eval
+#     OPENINGS=../shared/data/littlegolem-experts.games scripts/evaluator-match.sh pattern 9cbdfd9 400 1 2`
 # Engine logs: target/evaluator-run/NAME-vs-BASE_REV/logs/.
 set -euo pipefail
 scripts="$(cd "$(dirname "$0")" && pwd)"
@@ -24,6 +27,7 @@ source "$scripts/players.sh"
 # The working tree's players and files, frozen once.
 if freeze_players "$root" "$work"; then
   cp "$root"/engine-config/default.{toml,weights,eval,book} "$work/bin/"
+  if [ -n "${EVALUATOR:-}" ]; then cp "$EVALUATOR" "$work/bin/default.eval"; fi
 fi
 # The base engine: its own worktree and build, with the files of that commit.
 base_tree="$root/target/evaluator-run/base-$base"
