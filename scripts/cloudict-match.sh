@@ -2,9 +2,12 @@
 # Liuzi against the real Cloudict (Olympiad gold 2009/2011) at equal per-turn time: the matches of
 # docs/results.md. Builds everything it needs, and resumes where an interrupted run stopped.
 #
-# Usage: scripts/cloudict-match.sh d4|d5 [GAMES] [-- liuzi-match flags...]
+# Usage: scripts/cloudict-match.sh d4|d5|d6 [GAMES] [-- liuzi-match flags...]
 #   d4  Cloudict depth 4, Liuzi 1 s a turn (default 200 games)
 #   d5  Cloudict depth 5, Liuzi 4 s a turn (default 100 games)
+#   d6  Cloudict depth 6 (its default and Olympiad setting, ~30 s a turn), Liuzi 1 s a turn
+#       (default 40 games; ~8 minutes a game, nearly all Cloudict's; it has no clock, so its
+#       moves are bounded only by liuzi-match's --untimed-turn, 600 s)
 # Environment:
 #   LIUZI_ARGS  extra engine options, e.g. "--search alphabeta" (then also set TAG)
 #   VARIANT     a config file with the keys that change (e.g. experiments/tree-defence/X.toml),
@@ -26,11 +29,12 @@ scripts="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$scripts/.." && pwd)"
 # Results land in experiments/cloudict/.
 here="$root/experiments/cloudict"
-match="${1:?usage: scripts/cloudict-match.sh d4|d5 [GAMES] [-- liuzi-match flags]}"; shift
+match="${1:?usage: scripts/cloudict-match.sh d4|d5|d6 [GAMES] [-- liuzi-match flags]}"; shift
 case "$match" in
   d4) depth=4; turn=1; games=200 ;;
   d5) depth=5; turn=4; games=100 ;;
-  *) echo "cloudict-match.sh: unknown match '$match' (d4 or d5)" >&2; exit 2 ;;
+  d6) depth=6; turn=1; games=40 ;;
+  *) echo "cloudict-match.sh: unknown match '$match' (d4, d5 or d6)" >&2; exit 2 ;;
 esac
 turn="${TURN:-$turn}"
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then games=$1; shift; fi
