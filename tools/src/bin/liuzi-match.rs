@@ -13,7 +13,7 @@ use liuzi_tools::match_runner::results::ResultsFile;
 use liuzi_tools::match_runner::runner::{
     check_finished, run_match, MatchEnd, MatchOutputs, MatchPlan,
 };
-use liuzi_tools::match_runner::schedule::{self, Mode};
+use liuzi_tools::match_runner::schedule::{self, Colours, Mode};
 use liuzi_tools::match_runner::time_control::TimeControl;
 use liuzi_tools::stats::{EloModel, SprtConfig, SprtDecision};
 use std::path::PathBuf;
@@ -42,6 +42,10 @@ struct Args {
     /// Games per pairing, played in colour-swapped pairs on the same opening.
     #[arg(long, default_value_t = 100)]
     games: usize,
+    /// `swapped` (colour-swapped pairs), or `first-white` / `first-black`: one game an opening,
+    /// the first engine of each pairing always that colour (one colour's game at half the cost).
+    #[arg(long, value_enum, default_value_t = Colours::Swapped)]
+    colours: Colours,
     #[arg(long, default_value_t = 19)]
     size: usize,
     /// Game clock for engines without their own: MAIN[+INC] seconds, e.g. 60+0.5.
@@ -181,7 +185,10 @@ fn build_plan(args: &Args, cancel: CancelToken) -> Result<MatchPlan, String> {
     if args.games == 0 {
         return Err("--games must be at least 1".into());
     }
-    let schedule = schedule::build(&pairings, args.games);
+    if args.colours != Colours::Swapped && args.sprt.is_some() {
+        return Err("--sprt counts colour-swapped pairs: it needs --colours swapped".into());
+    }
+    let schedule = schedule::build(&pairings, args.games, args.colours);
     let source = args.openings.source(args.seed);
     let openings = make_openings(&source, args.size, schedule::openings_needed(&schedule))?;
     let default_time = TimeControl::from_flags(args.tc.as_deref(), args.st.as_deref())?;
