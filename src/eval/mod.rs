@@ -28,7 +28,9 @@ pub mod qda;
 
 pub use evaluator::{decided, Evaluator, DECIDED};
 pub use features::{Features, FEATURE_COUNT};
-pub use file::{EvalFileError, EvalFileErrorKind, EVAL_FORMAT_VERSION, NO_PATTERNS_VERSION};
+pub use file::{
+    EvalFileError, EvalFileErrorKind, EVAL_FORMAT_VERSION, NO_PATTERNS_VERSION, PATTERNS_VERSION,
+};
 pub use pattern_net::PatternNet;
 pub use pattern_term::{PatternCounts, PatternTables};
 pub use phase::Phase;
