@@ -312,7 +312,7 @@ mod tests {
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(8);
         let mut scored = 0;
         for seed in 0..12 {
-            let net = random_net(seed, [4, 16, 32][seed as usize % 3], 2);
+            let net = random_net(seed, [4, 12, 16, 32][seed as usize % 4], 2);
             let netted = plain.clone().with_net(net.clone()).unwrap();
             let both = Evaluator::with_patterns(phases.clone(), tables.clone(), "both")
                 .unwrap()
