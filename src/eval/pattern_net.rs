@@ -18,10 +18,6 @@ use crate::patterns::shape::Combiner;
 /// The largest hidden size a file may give: the accumulator lives on the stack.
 pub const MAX_HIDDEN: usize = 256;
 
-/// The accumulator's additions go in lanes of this many values (a hidden size that is a
-/// multiple of it is the fastest).
-const LANE: usize = 8;
-
 /// The net's weights. `own_embed` and `opp_embed` are [`PATTERN_IDS`] rows of `hidden`
 /// values (row-major, row 0 zero); `head` is one row of `hidden` weights a phase, with its
 /// `head_bias`.
@@ -186,28 +182,7 @@ impl<'a> NetSum<'a> {
         let opp = usize::from(self.combiner.id(own_classes(packed >> self.opp_shift))) * empty;
         let h = self.net.hidden;
         let (own, opp) = (self.net.own_row(own), self.net.opp_row(opp));
-        // In lanes of eight, which the compiler turns into vector additions.
-        let (acc, own, opp) = (&mut self.acc[..h], &own[..h], &opp[..h]);
-        let lanes = h / LANE * LANE;
-        for ((a, o), p) in acc[..lanes]
-            .chunks_exact_mut(LANE)
-            .zip(own.chunks_exact(LANE))
-            .zip(opp.chunks_exact(LANE))
-        {
-            let (a, o, p): (&mut [f32; LANE], &[f32; LANE], &[f32; LANE]) = (
-                a.try_into().expect("a lane"),
-                o.try_into().expect("a lane"),
-                p.try_into().expect("a lane"),
-            );
-            for k in 0..LANE {
-                a[k] += o[k] + p[k];
-            }
-        }
-        for ((a, &o), &p) in acc[lanes..]
-            .iter_mut()
-            .zip(&own[lanes..])
-            .zip(&opp[lanes..])
-        {
+        for ((a, &o), &p) in self.acc[..h].iter_mut().zip(own).zip(opp) {
             *a += o + p;
         }
     }
