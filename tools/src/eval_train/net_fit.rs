@@ -8,7 +8,7 @@
 //! accumulator by about the same amount a step, whatever its count, as the pattern term's fit
 //! does with its preconditioner. Ids no training position has keep a zero row. Early stopping:
 //! the log-loss on the positions of held-aside games is taken after every epoch, and the
-//! best epoch's weights are kept.
+//! best epoch's weights are kept, when one beats the offsets alone (else the net is zero).
 
 use super::logistic::soft_neg_log_likelihood;
 use super::metrics::Tally;
@@ -66,7 +66,7 @@ pub struct NetFit {
     pub offset_train_log_loss: f64,
     pub offset_inner_log_loss: f64,
     pub epochs: Vec<EpochScores>,
-    /// The epoch whose weights are kept (0: none beat the start).
+    /// The epoch whose weights are kept (0: none beat the offsets alone, and the net is zero).
     pub best_epoch: usize,
 }
 
@@ -260,8 +260,14 @@ pub fn fit(
         .sum::<f64>()
         / train.len().max(1) as f64;
     let offset_inner_log_loss = held_aside_log_loss(None, &check_inputs);
-    let mut best = (held_aside_log_loss(Some(&weights), &check_inputs), 0);
-    let mut best_weights = weights.clone();
+    // A net must beat the offsets alone to be kept; else the net is zero.
+    let mut best = (offset_inner_log_loss, 0);
+    let mut best_weights = Weights {
+        embed: vec![0.0; weights.embed.len()],
+        bias: vec![0.0; h],
+        heads: vec![0.0; weights.heads.len()],
+        ..weights.clone()
+    };
 
     let (mut embed_adam, mut bias_adam, mut head_adam) = (
         Adam::new(weights.embed.len()),
@@ -422,5 +428,38 @@ mod tests {
         // Ids no position has keep zero rows.
         assert!(fit.net.own_row(2).iter().all(|&w| w == 0.0));
         assert!(fit.net.own_row(0).iter().all(|&w| w == 0.0));
+    }
+
+    #[test]
+    fn a_net_that_beats_nothing_is_zero() {
+        // Labels drawn from the offsets alone, a tiny training set: nothing to learn, and an
+        // epoch's weights only fit the noise.
+        let mut data = planted_rows(300, 4);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        for row in &mut data {
+            row.3 = rng.gen::<f64>() < sigmoid(row.2);
+        }
+        let options = NetOptions {
+            hidden: 4,
+            epochs: 3,
+            learning_rate: 3e-2,
+            l2: 0.0,
+            batch: 16,
+            seed: 1,
+        };
+        let (train, check) = data.split_at(150);
+        let untrained = NetOptions {
+            epochs: 0,
+            ..options
+        };
+        let none = fit(&rows(train), &rows(check), 2, &untrained, |_| {});
+        assert_eq!((none.best_epoch, &none.net), (0, &PatternNet::zero(4, 2)));
+        let fit = fit(&rows(train), &rows(check), 2, &options, |_| {});
+        if fit.best_epoch == 0 {
+            assert_eq!(fit.net, PatternNet::zero(4, 2));
+        } else {
+            let kept = fit.epochs[fit.best_epoch - 1].inner_log_loss;
+            assert!(kept < fit.offset_inner_log_loss);
+        }
     }
 }
