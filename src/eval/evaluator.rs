@@ -3,6 +3,7 @@
 
 use super::discriminant::CompiledPhase;
 use super::features::{self, Features, LineShapes, FEATURE_COUNT};
+use super::pattern_net::{NetSum, PatternNet};
 use super::pattern_term::{PatternCounts, PatternTables, TermSum};
 use super::phase::Phase;
 use super::qda::sigmoid;
@@ -22,6 +23,8 @@ pub struct Evaluator {
     compiled: Vec<CompiledPhase>,
     /// The pattern term's tables, one pair a phase, when the model has the term.
     patterns: Option<Vec<PatternTables>>,
+    /// The pattern net, one head a phase, when the model has it.
+    net: Option<PatternNet>,
     source: String,
 }
 
@@ -60,6 +63,7 @@ impl Evaluator {
             compiled: phases.iter().map(CompiledPhase::new).collect(),
             phases,
             patterns: None,
+            net: None,
             source: source.replace(['\n', '\r'], " "),
         })
     }
@@ -85,6 +89,26 @@ impl Evaluator {
         }
         evaluator.patterns = Some(patterns);
         Ok(evaluator)
+    }
+
+    /// This evaluator with the pattern net added to its logit: `net` needs a head a phase.
+    pub fn with_net(mut self, net: PatternNet) -> Result<Evaluator, String> {
+        net.validate()
+            .map_err(|e| format!("the pattern net: {e}"))?;
+        if net.phases() != self.phases.len() {
+            return Err(format!(
+                "the pattern net has {} heads for {} phases",
+                net.phases(),
+                self.phases.len()
+            ));
+        }
+        self.net = Some(net);
+        Ok(self)
+    }
+
+    /// The pattern net, when the model has one.
+    pub fn pattern_net(&self) -> Option<&PatternNet> {
+        self.net.as_ref()
     }
 
     /// The pattern term's tables of every phase, when the model has the term.
@@ -123,7 +147,8 @@ impl Evaluator {
 
     /// The model's P(win) from its features and its pattern counts
     /// ([`pattern_term::counts`](super::pattern_term::counts)): what the trainer scores, equal to
-    /// the model of [`Evaluator::win_probability`] up to the order of the pattern term's sums.
+    /// the model of [`Evaluator::win_probability`] up to the order and precision of the pattern
+    /// term's and the net's sums.
     pub fn model_probability_of_counts(
         &self,
         f: &Features,
@@ -135,16 +160,20 @@ impl Evaluator {
             .patterns
             .as_ref()
             .map_or(0.0, |tables| tables[index].term_of_counts(counts));
-        self.probability_with_term(f, index, term)
+        let net = self
+            .net
+            .as_ref()
+            .map_or(0.0, |net| net.value_of_counts(index, counts));
+        self.probability_with_term(f, index, term + net)
     }
 
-    /// Phase `index`'s P(win) with the pattern term's value `term` added to the logit (the
-    /// compiled form alone, bit for bit, when the model has no term).
+    /// Phase `index`'s P(win) with the pattern term's and the net's value `term` added to the
+    /// logit (the compiled form alone, bit for bit, when the model has neither).
     fn probability_with_term(&self, f: &Features, index: usize, term: f64) -> f64 {
         let phase = &self.compiled[index];
-        match self.patterns {
-            None => phase.win_probability(f),
-            Some(_) => sigmoid(phase.logit(f) + term),
+        match (&self.patterns, &self.net) {
+            (None, None) => phase.win_probability(f),
+            _ => sigmoid(phase.logit(f) + term),
         }
     }
 
@@ -156,13 +185,35 @@ impl Evaluator {
             return p;
         }
         let index = self.phase_index(pb.board().stone_count());
-        let Some(tables) = &self.patterns else {
-            return self.probability_with_term(&features::extract(shapes), index, 0.0);
-        };
         // Summed in the features' own pass over the cells.
-        let mut term = TermSum::new(&tables[index], shapes);
-        let f = features::extract_visiting(shapes, |packed, empty| term.add_cell(packed, empty));
-        self.probability_with_term(&f, index, term.total())
+        let f;
+        let term = match (&self.patterns, &self.net) {
+            (None, None) => {
+                return self.probability_with_term(&features::extract(shapes), index, 0.0)
+            }
+            (Some(tables), None) => {
+                let mut term = TermSum::new(&tables[index], shapes);
+                f = features::extract_visiting(shapes, |packed, empty| {
+                    term.add_cell(packed, empty)
+                });
+                term.total()
+            }
+            (None, Some(net)) => {
+                let mut sum = NetSum::new(net, shapes);
+                f = features::extract_visiting(shapes, |packed, empty| sum.add_cell(packed, empty));
+                sum.total(index)
+            }
+            (Some(tables), Some(net)) => {
+                let mut term = TermSum::new(&tables[index], shapes);
+                let mut sum = NetSum::new(net, shapes);
+                f = features::extract_visiting(shapes, |packed, empty| {
+                    term.add_cell(packed, empty);
+                    sum.add_cell(packed, empty);
+                });
+                term.total() + sum.total(index)
+            }
+        };
+        self.probability_with_term(&f, index, term)
     }
 
     /// [`Evaluator::win_probability`] of a bare board (builds its pattern state: slower).
@@ -244,5 +295,60 @@ mod tests {
             fb.play(q).unwrap();
         }
         assert!(Evaluator::with_patterns(phases, vec![], "none").is_err());
+    }
+
+    /// Random games: with random small net weights (and with or without a pattern term), the
+    /// engine's probability is the counts-based one the trainer scores.
+    #[test]
+    fn the_net_is_added_to_the_logit_and_the_counts_give_the_same_probability() {
+        use crate::eval::pattern_net::tests::random_net;
+        use rand::{Rng, SeedableRng};
+        let plain = crate::eval::testing::sample_evaluator();
+        let phases = plain.phases().to_vec();
+        let mut late = PatternTables::zero();
+        late.own[1..].fill(0.001);
+        late.opp[7] = -0.3;
+        let tables = vec![PatternTables::zero(), late];
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(8);
+        let mut scored = 0;
+        for seed in 0..12 {
+            let net = random_net(seed, [4, 12, 16, 32][seed as usize % 4], 2);
+            let netted = plain.clone().with_net(net.clone()).unwrap();
+            let both = Evaluator::with_patterns(phases.clone(), tables.clone(), "both")
+                .unwrap()
+                .with_net(net.clone())
+                .unwrap();
+            let mut fb = FeatureBoard::new(&Board::standard());
+            for _ in 0..rng.gen_range(1..70) {
+                let (c, r) = (rng.gen_range(0..19), rng.gen_range(0..19));
+                if fb.patterns().board().is_over() {
+                    break;
+                }
+                let _ = fb.play(Point::new(c, r));
+                if decided(fb.patterns()).is_some() {
+                    continue;
+                }
+                let stones = fb.patterns().board().stone_count();
+                let (f, counts) = (features::extract(&fb), pattern_term::counts(&fb));
+                let index = netted.phase_index(stones);
+                let value = net.value(index, &fb);
+                let logit = netted.compiled[index].logit(&f);
+                let p = netted.win_probability(&fb);
+                assert!((p - sigmoid(logit + value)).abs() < 1e-9);
+                for e in [&netted, &both] {
+                    let (engine, trainer) = (
+                        e.win_probability(&fb),
+                        e.model_probability_of_counts(&f, stones, &counts),
+                    );
+                    assert!((engine - trainer).abs() < 1e-4, "{engine} vs {trainer}");
+                }
+                scored += 1;
+            }
+        }
+        assert!(scored > 100, "{scored}");
+        assert!(plain.clone().with_net(random_net(1, 4, 3)).is_err());
+        let mut bad = random_net(1, 4, 2);
+        bad.bias[0] = f32::INFINITY;
+        assert!(plain.with_net(bad).is_err());
     }
 }

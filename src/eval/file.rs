@@ -2,7 +2,7 @@
 //! with the same guarantees as the weights file (`policy::Gammas`).
 //!
 //! ```text
-//! liuzi-eval 2                            <- 1 for a file without the pattern term
+//! liuzi-eval 3                            <- 2 without the net, 1 without net and term
 //! spec liuzi-eval1:v2:own_threats,...      <- the feature definitions it was trained on
 //! source <one line: the data and command it came from>
 //! phases <count>
@@ -25,20 +25,28 @@
 //! linear <b: one value per feature>           z = (x − center) / scale
 //! pairs                                    <- then A's lower triangle: row i holds A_i0..A_ii
 //! ...
-//! patterns own-class-pattern4:v1 <ids>    <- version 2 only: the pattern term, [`PATTERN_SPEC`]
+//! patterns own-class-pattern4:v1 <ids>    <- versions 2 and 3: the pattern term, [`PATTERN_SPEC`]
 //! table <phase index> <rows>               <- then one block per phase, in order: `rows` lines
 //! <id> <own weight> <opp weight>              of the ids weighed, increasing; the rest weigh 0
 //! ...
+//! net own-class-pattern4:v1 <ids> <H>      <- version 3 only: the pattern net, H hidden units
+//! embed <rows>                             <- then `rows` lines of the ids with a nonzero
+//! <id> <H own values> <H opp values>          embedding, increasing; the rest are zero
+//! ...
+//! bias <H values>
+//! head <phase index> <head bias> <H values>   <- one a phase, in order
 //! checksum <CRC-32 of every byte before this line, 8 hex digits>
 //! ```
-//! An evaluator without the pattern term is written as version 1, which has no such section,
-//! so that files from before the term keep their bytes and load as they did.
+//! A file is written in the lowest version that holds its content (1 without term and net, 2
+//! with the term alone), so that files from before the term or the net keep their bytes and
+//! load as they did. Weights are `f32` written by their shortest round-tripping decimal.
 //! Lines starting with `#` before the checksum are comments. Header, spec line, comments and
 //! checksum are the checked-file layout of [`crate::artifact`].
 
 use super::evaluator::Evaluator;
 use super::features::{spec_id, FEATURE_COUNT};
 use super::logistic::{coefficient_count, LogisticPhase};
+use super::pattern_net::PatternNet;
 use super::pattern_term::{PatternTables, PATTERN_IDS, PATTERN_SPEC};
 use super::phase::Phase;
 use super::qda::{GaussianClass, PhaseModel};
@@ -46,10 +54,12 @@ use crate::artifact::{ErrorKind, FileError, Format, Payload};
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// The version written for an evaluator with the pattern term; [`NO_PATTERNS_VERSION`] files
-/// load too.
-pub const EVAL_FORMAT_VERSION: u32 = 2;
-/// The version of files without the pattern term, still read and written.
+/// The version written for an evaluator with the pattern net; [`PATTERNS_VERSION`] and
+/// [`NO_PATTERNS_VERSION`] files load too.
+pub const EVAL_FORMAT_VERSION: u32 = 3;
+/// The version of files with the pattern term and no net, still read and written.
+pub const PATTERNS_VERSION: u32 = 2;
+/// The version of files without the pattern term or the net, still read and written.
 pub const NO_PATTERNS_VERSION: u32 = 1;
 
 /// The evaluator file's place among the checked artifact files.
@@ -57,6 +67,10 @@ const EVAL_FORMAT: Format = Format {
     noun: "evaluator file",
     magic: "liuzi-eval",
     version: EVAL_FORMAT_VERSION,
+};
+const PATTERNS_FORMAT: Format = Format {
+    version: PATTERNS_VERSION,
+    ..EVAL_FORMAT
 };
 const NO_PATTERNS_FORMAT: Format = Format {
     version: NO_PATTERNS_VERSION,
@@ -99,11 +113,18 @@ impl Evaluator {
                 }
             }
         }
-        let Some(patterns) = self.pattern_tables() else {
-            return NO_PATTERNS_FORMAT.compose(&spec_id(), &text);
+        if let Some(patterns) = self.pattern_tables() {
+            write_patterns(&mut text, patterns);
+        }
+        let format = match (self.pattern_tables(), self.pattern_net()) {
+            (_, Some(net)) => {
+                write_net(&mut text, net);
+                EVAL_FORMAT
+            }
+            (Some(_), None) => PATTERNS_FORMAT,
+            (None, None) => NO_PATTERNS_FORMAT,
         };
-        write_patterns(&mut text, patterns);
-        EVAL_FORMAT.compose(&spec_id(), &text)
+        format.compose(&spec_id(), &text)
     }
 
     /// Writes the file atomically: a temporary file in the same directory, then a rename.
@@ -116,7 +137,8 @@ impl Evaluator {
         EVAL_FORMAT.load(path, Evaluator::parse)
     }
 
-    /// Parses the bytes of an evaluator file (version 2, or version 1 without the pattern term).
+    /// Parses the bytes of an evaluator file (version 3, 2 without the net, or 1 without the
+    /// net and the pattern term).
     pub fn parse(bytes: &[u8]) -> Result<Evaluator, EvalFileErrorKind> {
         let check = |spec: &str| {
             if spec == spec_id() {
@@ -125,20 +147,23 @@ impl Evaluator {
                 Err(format!("`{spec}`, but this build computes `{}`", spec_id()))
             }
         };
-        let (payload, with_patterns) = match EVAL_FORMAT.open(bytes, check) {
-            Ok(((), payload)) => (payload, true),
-            Err(ErrorKind::WrongVersion(why)) => match NO_PATTERNS_FORMAT.open(bytes, check) {
-                Ok(((), payload)) => (payload, false),
-                Err(ErrorKind::WrongVersion(_)) => {
-                    return Err(ErrorKind::WrongVersion(format!(
-                        "{why} or {NO_PATTERNS_VERSION}"
-                    )))
+        let mut wrong = None;
+        for format in [EVAL_FORMAT, PATTERNS_FORMAT, NO_PATTERNS_FORMAT] {
+            match format.open(bytes, check) {
+                Ok(((), payload)) => {
+                    return parse_body(&mut Reader::new(payload), format.version)
+                        .map_err(ErrorKind::Corrupt)
+                }
+                Err(ErrorKind::WrongVersion(why)) => {
+                    wrong.get_or_insert(why);
                 }
                 Err(e) => return Err(e),
-            },
-            Err(e) => return Err(e),
-        };
-        parse_body(&mut Reader::new(payload), with_patterns).map_err(ErrorKind::Corrupt)
+            }
+        }
+        let why = wrong.unwrap_or_default();
+        Err(ErrorKind::WrongVersion(format!(
+            "{why}, {PATTERNS_VERSION} or {NO_PATTERNS_VERSION}"
+        )))
     }
 }
 
@@ -186,7 +211,130 @@ fn write_patterns(text: &mut String, patterns: &[PatternTables]) {
     }
 }
 
-/// The pattern section of a version-2 file, one pair of tables a phase.
+/// The net section: its header, the ids with a nonzero embedding, the bias, the heads.
+fn write_net(text: &mut String, net: &PatternNet) {
+    let h = net.hidden;
+    let _ = writeln!(text, "net {PATTERN_SPEC} {PATTERN_IDS} {h}");
+    let weighed: Vec<usize> = (0..PATTERN_IDS)
+        .filter(|&id| {
+            let nonzero = |row: &[f32]| row.iter().any(|&w| w != 0.0);
+            nonzero(net.own_row(id)) || nonzero(net.opp_row(id))
+        })
+        .collect();
+    let _ = writeln!(text, "embed {}", weighed.len());
+    let push_f32 = |text: &mut String, values: &[f32]| {
+        for v in values {
+            let _ = write!(text, " {v:e}");
+        }
+    };
+    for id in weighed {
+        let _ = write!(text, "{id}");
+        push_f32(text, net.own_row(id));
+        push_f32(text, net.opp_row(id));
+        text.push('\n');
+    }
+    text.push_str("bias");
+    push_f32(text, &net.bias);
+    text.push('\n');
+    for (p, (head, bias)) in net.head.iter().zip(&net.head_bias).enumerate() {
+        let _ = write!(text, "head {p} {bias:e}");
+        push_f32(text, head);
+        text.push('\n');
+    }
+}
+
+/// `words` as `f32` weights, each finite.
+fn parse_f32s(words: &[&str], at: &str) -> Result<Vec<f32>, String> {
+    words
+        .iter()
+        .map(|w| match w.parse::<f32>() {
+            Ok(v) if v.is_finite() => Ok(v),
+            _ => Err(format!("{at}: `{w}` is not a finite number")),
+        })
+        .collect()
+}
+
+/// The net section of a version-3 file, with one head a phase.
+fn parse_net(r: &mut Reader, phases: usize) -> Result<PatternNet, String> {
+    let words = r.words("net")?;
+    let at = r.at();
+    let hidden = match words[..] {
+        [spec, ids, hidden] if spec == PATTERN_SPEC && ids == PATTERN_IDS.to_string() => hidden
+            .parse::<usize>()
+            .ok()
+            .filter(|h| (1..=super::pattern_net::MAX_HIDDEN).contains(h))
+            .ok_or_else(|| format!("{at}: bad hidden size `{hidden}`"))?,
+        _ => {
+            return Err(format!(
+            "{at}: pattern net `{}`, but this build computes `{PATTERN_SPEC} {PATTERN_IDS} <H>`",
+            words.join(" ")
+        ))
+        }
+    };
+    let mut net = PatternNet::zero(hidden, phases);
+    let words = r.words("embed")?;
+    let at = r.at();
+    let rows: usize = match words[..] {
+        [rows] => rows
+            .parse()
+            .ok()
+            .filter(|&n| n < PATTERN_IDS)
+            .ok_or_else(|| format!("{at}: bad row count `{rows}`"))?,
+        _ => return Err(format!("{at}: expected `embed <rows>`")),
+    };
+    let mut last = 0;
+    for _ in 0..rows {
+        let words = r.words("")?;
+        let at = r.at();
+        if words.len() != 1 + 2 * hidden {
+            return Err(format!(
+                "{at}: expected `<id>` and {} weights, found {} words",
+                2 * hidden,
+                words.len()
+            ));
+        }
+        let id: usize = words[0]
+            .parse()
+            .ok()
+            .filter(|&id| id > last && id < PATTERN_IDS)
+            .ok_or_else(|| {
+                format!(
+                    "{at}: pattern id `{}` is not above {last} and below {PATTERN_IDS}",
+                    words[0]
+                )
+            })?;
+        last = id;
+        let weights = parse_f32s(&words[1..], &at)?;
+        net.own_embed[id * hidden..(id + 1) * hidden].copy_from_slice(&weights[..hidden]);
+        net.opp_embed[id * hidden..(id + 1) * hidden].copy_from_slice(&weights[hidden..]);
+    }
+    let words = r.words("bias")?;
+    let at = r.at();
+    if words.len() != hidden {
+        return Err(format!(
+            "{at}: bias has {} values, needs {hidden}",
+            words.len()
+        ));
+    }
+    net.bias = parse_f32s(&words, &at)?;
+    for phase in 0..phases {
+        let words = r.words("head")?;
+        let at = r.at();
+        if words.len() != 2 + hidden || words[0] != phase.to_string() {
+            return Err(format!(
+                "{at}: expected `head {phase} <bias> <{hidden} weights>`"
+            ));
+        }
+        let values = parse_f32s(&words[1..], &at)?;
+        net.head_bias[phase] = values[0];
+        net.head[phase] = values[1..].to_vec();
+    }
+    net.validate()
+        .map_err(|e| format!("{}: the pattern net: {e}", r.at()))?;
+    Ok(net)
+}
+
+/// The pattern section of a version-2 or 3 file, one pair of tables a phase.
 fn parse_patterns(r: &mut Reader, phases: usize) -> Result<Vec<PatternTables>, String> {
     let words = r.words("patterns")?;
     let at = r.at();
@@ -241,7 +389,7 @@ fn parse_patterns(r: &mut Reader, phases: usize) -> Result<Vec<PatternTables>, S
     Ok(all)
 }
 
-fn parse_body(r: &mut Reader, with_patterns: bool) -> Result<Evaluator, String> {
+fn parse_body(r: &mut Reader, version: u32) -> Result<Evaluator, String> {
     let source = r.keyed("source")?.to_string();
     let count: usize = r.number_after("phases")?;
     if count == 0 || count > 1000 {
@@ -305,18 +453,32 @@ fn parse_body(r: &mut Reader, with_patterns: bool) -> Result<Evaluator, String> 
             calibration: [calibration[0], calibration[1]],
         }));
     }
+    // Version 2 has the pattern term; version 3 the net, with or without the term.
+    let with_patterns = match version {
+        PATTERNS_VERSION => true,
+        EVAL_FORMAT_VERSION => r.peek().is_some_and(|line| line.starts_with("patterns ")),
+        _ => false,
+    };
     let patterns = match with_patterns {
         true => Some(parse_patterns(r, phases.len())?),
         false => None,
+    };
+    let net = match version {
+        EVAL_FORMAT_VERSION => Some(parse_net(r, phases.len())?),
+        _ => None,
     };
     if let Some((n, line)) = r.next_line() {
         return Err(format!(
             "line {n}: unexpected `{line}` after the last section"
         ));
     }
-    match patterns {
-        Some(patterns) => Evaluator::with_patterns(phases, patterns, &source),
-        None => Evaluator::new(phases, &source),
+    let evaluator = match patterns {
+        Some(patterns) => Evaluator::with_patterns(phases, patterns, &source)?,
+        None => Evaluator::new(phases, &source)?,
+    };
+    match net {
+        Some(net) => evaluator.with_net(net),
+        None => Ok(evaluator),
     }
 }
 
@@ -363,6 +525,11 @@ impl<'a> Reader<'a> {
             lines: payload.lines().collect(),
             next: 0,
         }
+    }
+
+    /// The next line, left to be read.
+    fn peek(&self) -> Option<&'a str> {
+        self.lines.get(self.next).map(|&(_, line)| line)
     }
 
     fn next_line(&mut self) -> Option<(usize, &'a str)> {
@@ -570,6 +737,102 @@ mod tests {
         }
     }
 
+    /// An evaluator with a net of H = 3 (a few rows, both signs, values that need all of an
+    /// `f32`'s digits), with or without the pattern term.
+    fn with_net(patterns: bool) -> Evaluator {
+        let e = if patterns { with_patterns() } else { mixed() };
+        let mut net = PatternNet::zero(3, e.phases().len());
+        for (k, id) in [1, 9, 500, PATTERN_IDS - 1].into_iter().enumerate() {
+            net.own_embed[3 * id + k % 3] = 0.1 / (k as f32 + 3.0);
+            net.opp_embed[3 * id + 2] = -(k as f32) / 7.0;
+        }
+        net.bias = vec![0.5, -1.0 / 3.0, 0.0];
+        net.head = vec![vec![1.0, -2.0 / 7.0, 1e-9], vec![0.0, 0.25, -3.5]];
+        net.head_bias = vec![-0.125, 1.0 / 9.0];
+        e.with_net(net).unwrap()
+    }
+
+    #[test]
+    fn a_net_section_round_trips_exactly_and_only_it_makes_version_3() {
+        for patterns in [false, true] {
+            let e = with_net(patterns);
+            let text = e.to_text();
+            assert!(text.starts_with("liuzi-eval 3\n"), "{text}");
+            assert!(text.contains(&format!("\nnet {PATTERN_SPEC} {PATTERN_IDS} 3\nembed 4\n")));
+            assert_eq!(text.contains("\npatterns "), patterns);
+            let back = Evaluator::parse(text.as_bytes()).unwrap();
+            assert_eq!(back, e);
+            assert_eq!(back.to_text(), text);
+            assert_eq!(back.pattern_tables().is_some(), patterns);
+        }
+        // The term alone stays version 2.
+        assert!(with_patterns().to_text().starts_with("liuzi-eval 2\n"));
+    }
+
+    #[test]
+    fn a_damaged_net_section_is_refused_with_its_line() {
+        let text = with_net(false).to_text();
+        let kind = |t: &str| match Evaluator::parse(t.as_bytes()) {
+            Ok(_) => "loaded".to_string(),
+            Err(e) => format!("{e:?}"),
+        };
+        let cut = &text[..text.find("bias ").unwrap()];
+        assert!(kind(cut).starts_with("Truncated"), "{}", kind(cut));
+        let net_line = text.lines().position(|l| l.starts_with("net ")).unwrap() + 1;
+        let cases: [(&str, Edit); 9] = [
+            (
+                "this build computes",
+                Box::new(|b| b.replace(&format!("net {PATTERN_SPEC}"), "net own-class:v0")),
+            ),
+            (
+                "bad hidden size",
+                Box::new(|b| {
+                    b.replace(&format!("{PATTERN_IDS} 3\n"), &format!("{PATTERN_IDS} 0\n"))
+                }),
+            ),
+            (
+                "expected `<id>` and 6 weights",
+                Box::new(|b| b.replace("embed 4\n1 ", "embed 4\n1 0 ")),
+            ),
+            (
+                "expected `bias",
+                Box::new(|b| b.replace("embed 4", "embed 3")),
+            ),
+            (
+                "ends where `head`",
+                Box::new(|b| b[..b.rfind("head 1").unwrap()].to_string()),
+            ),
+            ("not above", Box::new(|b| b.replace("\n9 ", "\n1 "))),
+            (
+                "not a finite",
+                Box::new(|b| b.replace("bias 5e-1", "bias inf")),
+            ),
+            ("bias has", Box::new(|b| b.replace("bias 5e-1 ", "bias "))),
+            (
+                "expected `head 1",
+                Box::new(|b| b.replace("head 1 ", "head 2 ")),
+            ),
+        ];
+        for (expected, edit) in cases {
+            let err = kind(&resealed(&text, edit));
+            assert!(
+                err.starts_with("Corrupt") && err.contains(expected),
+                "{expected}: {err}"
+            );
+            // Every message names a line of the section.
+            let line: usize = err
+                .split("line ")
+                .nth(1)
+                .and_then(|rest| rest.split(':').next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(usize::MAX);
+            assert!(
+                line >= net_line || expected.starts_with("ends where"),
+                "{expected}: {err}"
+            );
+        }
+    }
+
     #[test]
     fn save_and_load_round_trip_and_errors_name_the_file() {
         let dir = tempfile::tempdir().unwrap();
@@ -596,9 +859,9 @@ mod tests {
         assert!(kind(&text[..text.len() / 2]).starts_with("Truncated"));
         assert!(kind(&text[..text.len() - 3]).starts_with("Truncated"));
         assert!(kind("hello\n").starts_with("Corrupt"));
-        let wrong = kind(&text.replace("liuzi-eval 1", "liuzi-eval 3"));
+        let wrong = kind(&text.replace("liuzi-eval 1", "liuzi-eval 4"));
         assert!(
-            wrong.starts_with("WrongVersion") && wrong.contains("2 or 1"),
+            wrong.starts_with("WrongVersion") && wrong.contains("3, 2 or 1"),
             "{wrong}"
         );
         assert!(kind(&text.replace("liuzi-eval1:v2:", "liuzi-eval1:v9:")).starts_with("WrongSpec"));

@@ -11,7 +11,8 @@
 //!   form fitted as a logistic regression; `discriminant`: either compiled to one quadratic form,
 //!   what the searches evaluate.
 //! * [`pattern_term`]: the optional learned weight of each empty cell's pattern for either side,
-//!   added to the quadratic form's logit.
+//!   added to the quadratic form's logit; [`pattern_net`]: a small network over the same ids,
+//!   added as a residual.
 //! * [`Evaluator`]: the phases together, the rules that decide a position outright, the file.
 
 mod discriminant;
@@ -20,13 +21,17 @@ pub mod features;
 mod file;
 pub mod linalg;
 pub mod logistic;
+pub mod pattern_net;
 pub mod pattern_term;
 mod phase;
 pub mod qda;
 
 pub use evaluator::{decided, Evaluator, DECIDED};
 pub use features::{Features, FEATURE_COUNT};
-pub use file::{EvalFileError, EvalFileErrorKind, EVAL_FORMAT_VERSION, NO_PATTERNS_VERSION};
+pub use file::{
+    EvalFileError, EvalFileErrorKind, EVAL_FORMAT_VERSION, NO_PATTERNS_VERSION, PATTERNS_VERSION,
+};
+pub use pattern_net::PatternNet;
 pub use pattern_term::{PatternCounts, PatternTables};
 pub use phase::Phase;
 

@@ -54,7 +54,7 @@ fn ids_by(combiner: &Combiner, packed: u64) -> [u16; 2] {
 /// The four own-class nibbles of the colour whose bytes are the low ones of `lanes`' 16-bit
 /// lanes (Black's; White's once shifted down by 8), packed as [`Combiner::id`] takes them.
 #[inline]
-fn own_classes(lanes: u64) -> u16 {
+pub(crate) fn own_classes(lanes: u64) -> u16 {
     // The nibbles sit at bits 0, 16, 32 and 48. One multiplication copies nibble k to bit
     // 48 + 4k as well; every other copy lands at or below bit 47 without overlapping another,
     // so nothing carries into the top 16 bits.

@@ -2,7 +2,8 @@
 //! or, with `--model quadratic`, the same quadratic form fitted as a logistic regression) on
 //! positions of recorded games labelled by their results, measures it on held-out games against
 //! a linear logistic regression on the same features, and writes the evaluator file and a JSON
-//! report. `--patterns` adds the pattern term to the quadratic form, fitted on its logit.
+//! report. `--patterns` adds the pattern term to the quadratic form, fitted on its logit;
+//! `--net H` adds the pattern net, fitted on the logit of both.
 //! `--selfplay` adds `liuzi-selfplay` games, whose searched values `--value-label-mix` blends
 //! into the labels the quadratic form and the pattern term train on.
 
@@ -11,11 +12,12 @@ use liuzi::eval::{features, Evaluator, Phase};
 use liuzi::records::GameRecord;
 use liuzi_tools::eval_train::data::{sample_games, validation_games, SampleOptions, Skipped};
 use liuzi_tools::eval_train::fit::{
-    fit_phase, in_range, phase_ranges, standardise, Comparison, ComparisonTally, FitOptions,
-    PhaseFit, PATTERN_L2_GRID, QUADRATIC_L2_GRID,
+    fit_phase, fitted_logit, in_range, phase_ranges, standardise, Comparison, ComparisonTally,
+    FitOptions, PhaseFit, PATTERN_L2_GRID, QUADRATIC_L2_GRID,
 };
 use liuzi_tools::eval_train::logistic::LogisticOptions;
 use liuzi_tools::eval_train::metrics::{Scores, Tally};
+use liuzi_tools::eval_train::net_fit::{self, EpochScores, NetOptions, NetRow};
 use liuzi_tools::report::file_names;
 use liuzi_tools::selfplay::training::{read_selfplay, ValuedGame};
 use serde::Serialize;
@@ -103,6 +105,24 @@ struct Cli {
     /// from 1e-3, 1e-2, 1e-1 on a fifth of the training games.
     #[arg(long, requires = "patterns")]
     pattern_l2: Option<String>,
+    /// With `--model quadratic`: add the pattern net with H hidden units (the file is then
+    /// format version 3), trained after every phase's quadratic (and pattern term) on their
+    /// logit, on the positions the rules leave to the model.
+    #[arg(long, value_name = "H")]
+    net: Option<usize>,
+    /// The net's passes over its training positions (the best on the inner split is kept).
+    #[arg(long, default_value_t = 12, requires = "net")]
+    net_epochs: usize,
+    /// The net's Adam step size (1e-3 overfitted from the first epoch on the full data).
+    #[arg(long, default_value_t = 3e-4, requires = "net")]
+    net_lr: f64,
+    /// L2 penalty on the net's embeddings (in units of each id's typical count), added to the
+    /// mean log-loss.
+    #[arg(long, default_value_t = 1e-4, requires = "net")]
+    net_l2: f64,
+    /// Positions a minibatch of the net's fit.
+    #[arg(long, default_value_t = 256, requires = "net")]
+    net_batch: usize,
     /// Use at most this many games (in file order): quick runs.
     #[arg(long)]
     max_games: Option<usize>,
@@ -155,6 +175,23 @@ struct PhaseReport {
     /// Pattern ids with a weight for the side to move, for the opponent (when fitted).
     pattern_weighed_ids: Option<(usize, usize)>,
     validation: Comparison,
+}
+
+/// How the pattern net's fit went.
+#[derive(Serialize)]
+struct NetReport {
+    options: NetOptions,
+    /// Positions it trained on and positions of the inner split it was stopped on (those
+    /// the rules decide left out of both).
+    positions_train: usize,
+    positions_inner: usize,
+    /// Log-loss of the fitted logit alone (the quadratic and the pattern term) on both.
+    offset_train_log_loss: f64,
+    offset_inner_log_loss: f64,
+    epochs: Vec<EpochScores>,
+    /// The epoch kept (0: the starting weights).
+    best_epoch: usize,
+    seconds: f64,
 }
 
 /// Mean difference of a per-position quantity between two predictors (first minus second),
@@ -216,6 +253,8 @@ struct Report {
     quadratic_l2: Option<Vec<f64>>,
     /// The pattern term's penalties to choose from (when fitted).
     pattern_l2: Option<Vec<f64>>,
+    /// The pattern net's fit (when fitted).
+    net: Option<NetReport>,
     validation_fraction: f64,
     per_game: usize,
     /// `--per-game-in`: the inputs sampled at another rate, (path, positions a game).
@@ -335,6 +374,23 @@ fn run(cli: Cli) -> Result<(), String> {
             }
         },
     };
+    if cli.net.is_some() && cli.model != Model::Quadratic {
+        return Err("--net is fitted on the quadratic: it needs --model quadratic".into());
+    }
+    if let Some(h) = cli.net {
+        if !(1..=liuzi::eval::pattern_net::MAX_HIDDEN).contains(&h) {
+            return Err(format!(
+                "--net must be in 1..={}",
+                liuzi::eval::pattern_net::MAX_HIDDEN
+            ));
+        }
+        if cli.net_batch == 0 || !(cli.net_lr > 0.0 && cli.net_lr.is_finite()) {
+            return Err("--net-batch and --net-lr must be above 0".into());
+        }
+        if !(cli.net_l2 >= 0.0 && cli.net_l2.is_finite()) {
+            return Err("--net-l2 must be >= 0".into());
+        }
+    }
     if !(0.0..=1.0).contains(&cli.value_label_mix) {
         return Err("--value-label-mix must be in 0..=1".into());
     }
@@ -393,9 +449,10 @@ fn run(cli: Cli) -> Result<(), String> {
         seed: cli.seed,
         // Counted also for a baseline with the term, which is scored on them.
         patterns: cli.patterns
+            || cli.net.is_some()
             || baseline
                 .as_ref()
-                .is_some_and(|b| b.pattern_tables().is_some()),
+                .is_some_and(|b| b.pattern_tables().is_some() || b.pattern_net().is_some()),
     };
     let per_game: Vec<usize> = input_of
         .iter()
@@ -437,6 +494,7 @@ fn run(cli: Cli) -> Result<(), String> {
     let mut overall = ComparisonTally::default();
     let (mut loss_diff, mut right_diff) = (Vec::new(), Vec::new());
     let progress = liuzi_tools::progress::bar(ranges.len() as u64, "phases");
+    let mut phase_trains = Vec::new();
     for &range in &ranges {
         let phase_train: Vec<_> = train
             .iter()
@@ -449,10 +507,81 @@ fn run(cli: Cli) -> Result<(), String> {
             .collect();
         let fit = fit_phase(&phase_train, &inner, range, &fit_options)
             .map_err(|e| format!("phase {range:?}: {e}"))?;
+        progress.inc(1);
+        fits.push(fit);
+        phase_trains.push(phase_train.len());
+    }
+    progress.finish_and_clear();
+
+    // The net, on every phase's training positions at once, after their quadratics and
+    // pattern terms: positions the rules decide are left out (the engine never asks the model
+    // about them), those of the inner split's games stop it.
+    let net_fit = match cli.net {
+        None => None,
+        Some(hidden) => {
+            let net_start = Instant::now();
+            let (mut net_train, mut net_check) = (Vec::new(), Vec::new());
+            for s in train.iter().filter(|s| s.decided.is_none()) {
+                let phase = ranges
+                    .iter()
+                    .position(|&r| in_range(s.stones, r))
+                    .expect("the phases cover every stone count");
+                let row = NetRow {
+                    counts: &s.patterns,
+                    phase,
+                    offset: fitted_logit(&fits[phase], s)
+                        .expect("--net needs --model quadratic, checked above"),
+                    target: s.target(cli.value_label_mix),
+                    win: s.win,
+                };
+                match inner_games[s.game as usize] {
+                    true => net_check.push(row),
+                    false => net_train.push(row),
+                }
+            }
+            let options = NetOptions {
+                hidden,
+                epochs: cli.net_epochs,
+                learning_rate: cli.net_lr,
+                l2: cli.net_l2,
+                batch: cli.net_batch,
+                seed: cli.seed,
+            };
+            eprintln!(
+                "pattern net, {hidden} hidden units: {} training and {} inner-split positions",
+                net_train.len(),
+                net_check.len()
+            );
+            let fit = net_fit::fit(&net_train, &net_check, ranges.len(), &options, |e| {
+                eprintln!(
+                    "  epoch {:>3}  train log-loss {:.5}  inner log-loss {:.5}",
+                    e.epoch, e.train_log_loss, e.inner_log_loss
+                )
+            });
+            eprintln!(
+                "  without the net: train {:.5}, inner {:.5}; kept epoch {}",
+                fit.offset_train_log_loss, fit.offset_inner_log_loss, fit.best_epoch
+            );
+            let report = NetReport {
+                options,
+                positions_train: net_train.len(),
+                positions_inner: net_check.len(),
+                offset_train_log_loss: fit.offset_train_log_loss,
+                offset_inner_log_loss: fit.offset_inner_log_loss,
+                epochs: fit.epochs.clone(),
+                best_epoch: fit.best_epoch,
+                seconds: net_start.elapsed().as_secs_f64(),
+            };
+            Some((fit.net, report))
+        }
+    };
+
+    for (index, (&range, fit)) in ranges.iter().zip(&fits).enumerate() {
+        let net = net_fit.as_ref().map(|(net, _)| (net, index));
         let mut tally = ComparisonTally::default();
         let phase_val: Vec<_> = val.iter().filter(|s| in_range(s.stones, range)).collect();
         for s in &phase_val {
-            tally.add(&fit, s);
+            tally.add(fit, net, s);
             let q = fit.model.win_probability(&s.features);
             let l = fit.logistic.probability(&standardise(&fit.model, s));
             let loss = |p: f64| -f64::ln(if s.win { p } else { 1.0 - p }.clamp(1e-6, 1.0));
@@ -462,12 +591,11 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         overall.merge(&tally);
         let validation = tally.scores();
-        progress.inc(1);
-        liuzi_tools::progress::line(&progress, &format!(
+        eprintln!("{}", format_args!(
             "stones {:>3}..{:<4} train {:>6} val {:>5}  α {:<4} λ {:<4}  accuracy qda {:.4} logistic {:.4}  log-loss qda {:.4} logistic {:.4} prior {:.4}",
             range.0,
             range.1.map_or("inf".to_string(), |e| e.to_string()),
-            phase_train.len(),
+            phase_trains[index],
             phase_val.len(),
             fit.shrinkage.pooled,
             fit.shrinkage.lambda,
@@ -478,7 +606,7 @@ fn run(cli: Cli) -> Result<(), String> {
             validation.prior.log_loss,
         ));
         if let Some(q) = &validation.quadratic_with_rules {
-            liuzi_tools::progress::line(&progress, &format!(
+            eprintln!("{}", format_args!(
                 "  quadratic logistic: L2 {:e} ({} iterations)  accuracy {:.4}  log-loss {:.4} (with the rules)",
                 fit.quadratic.as_ref().map_or(0.0, |q| q.l2),
                 fit.quadratic.as_ref().map_or(0, |q| q.iterations),
@@ -487,15 +615,21 @@ fn run(cli: Cli) -> Result<(), String> {
             ));
         }
         if let (Some(v), Some(p)) = (&validation.patterns_with_rules, &fit.patterns) {
-            liuzi_tools::progress::line(&progress, &format!(
+            eprintln!("{}", format_args!(
                 "  with the pattern term: L2 {:e} ({} iterations)  accuracy {:.4}  log-loss {:.4} (with the rules)",
                 p.l2, p.iterations, v.accuracy, v.log_loss
             ));
         }
+        if let Some(v) = &validation.net_with_rules {
+            eprintln!(
+                "  with the pattern net: accuracy {:.4}  log-loss {:.4} (with the rules)",
+                v.accuracy, v.log_loss
+            );
+        }
         per_phase.push(PhaseReport {
             first_stone: range.0,
             end_stone: range.1,
-            positions_train: phase_train.len(),
+            positions_train: phase_trains[index],
             positions_validation: phase_val.len(),
             train_win_rate: fit.prior,
             pooled: fit.shrinkage.pooled,
@@ -518,9 +652,7 @@ fn run(cli: Cli) -> Result<(), String> {
             }),
             validation,
         });
-        fits.push(fit);
     }
-    progress.finish_and_clear();
 
     let source = format!(
         "liuzi-train-eval {} on {} ({} training games, seed {}, {} positions a game, validation {}); command: {}",
@@ -546,6 +678,10 @@ fn run(cli: Cli) -> Result<(), String> {
     let evaluator = match cli.patterns {
         true => Evaluator::with_patterns(phases, tables, &source)?,
         false => Evaluator::new(phases, &source)?,
+    };
+    let (evaluator, net_report) = match net_fit {
+        Some((net, report)) => (evaluator.with_net(net)?, Some(report)),
+        None => (evaluator, None),
     };
     evaluator.save(&cli.out).map_err(|e| e.to_string())?;
 
@@ -614,6 +750,7 @@ fn run(cli: Cli) -> Result<(), String> {
         model: cli.model,
         quadratic_l2,
         pattern_l2,
+        net: net_report,
         validation_fraction: cli.validation,
         per_game: cli.per_game,
         per_game_in: inputs
@@ -665,6 +802,9 @@ fn run(cli: Cli) -> Result<(), String> {
     }
     if let Some(p) = &validation.patterns_with_rules {
         line("+ pattern term", p);
+    }
+    if let Some(p) = &validation.net_with_rules {
+        line("+ pattern net", p);
     }
     let (dl, da) = (
         &report.qda_minus_logistic_log_loss,

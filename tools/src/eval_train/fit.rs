@@ -10,6 +10,7 @@ use super::metrics::{Scores, Tally};
 use super::pattern_fit::{self, PatternFit, PatternRow};
 use super::quadratic::{self, QuadraticFit};
 use liuzi::eval::logistic::LogisticPhase;
+use liuzi::eval::pattern_net::PatternNet;
 use liuzi::eval::qda::{sigmoid, PhaseModel, Shrinkage};
 use serde::Serialize;
 
@@ -272,6 +273,17 @@ fn pattern_rows<'a>(
         .collect()
 }
 
+/// The logit the pattern net is fitted on: the phase's quadratic plus its pattern term (when
+/// fitted); `None` without a quadratic.
+pub fn fitted_logit(fit: &PhaseFit, s: &Sample) -> Option<f64> {
+    let q = fit.quadratic.as_ref()?;
+    let term = fit
+        .patterns
+        .as_ref()
+        .map_or(0.0, |p| p.tables.term_of_counts(&s.patterns));
+    Some(q.phase.logit(&s.features) + term)
+}
+
 pub fn standardise(model: &PhaseModel, s: &Sample) -> Vec<f64> {
     s.features
         .iter()
@@ -298,6 +310,8 @@ pub struct Comparison {
     pub quadratic_with_rules: Option<Scores>,
     /// The same with the pattern term added to its logit (when fitted).
     pub patterns_with_rules: Option<Scores>,
+    /// The same with the pattern net added too (when fitted).
+    pub net_with_rules: Option<Scores>,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -310,10 +324,13 @@ pub struct ComparisonTally {
     pub logistic_with_rules: Tally,
     pub quadratic_with_rules: Tally,
     pub patterns_with_rules: Tally,
+    pub net_with_rules: Tally,
 }
 
 impl ComparisonTally {
-    pub fn add(&mut self, fit: &PhaseFit, s: &Sample) {
+    /// Scores `s` by every model of its phase's `fit`; `net`, when fitted, is the pattern net
+    /// with the phase's index.
+    pub fn add(&mut self, fit: &PhaseFit, net: Option<(&PatternNet, usize)>, s: &Sample) {
         let llr = fit.model.log_likelihood_ratio(&s.features);
         let qda = fit.model.win_probability(&s.features);
         let logistic = fit.logistic.probability(&standardise(&fit.model, s));
@@ -336,6 +353,12 @@ impl ComparisonTally {
                 });
                 self.patterns_with_rules.add(p, s.win);
             }
+            if let (Some((net, phase)), Some(logit)) = (net, fitted_logit(fit, s)) {
+                let p = s
+                    .decided
+                    .unwrap_or_else(|| sigmoid(logit + net.value_of_counts(phase, &s.patterns)));
+                self.net_with_rules.add(p, s.win);
+            }
         }
     }
 
@@ -348,6 +371,7 @@ impl ComparisonTally {
         self.logistic_with_rules.merge(&o.logistic_with_rules);
         self.quadratic_with_rules.merge(&o.quadratic_with_rules);
         self.patterns_with_rules.merge(&o.patterns_with_rules);
+        self.net_with_rules.merge(&o.net_with_rules);
     }
 
     pub fn scores(&self) -> Comparison {
@@ -362,6 +386,7 @@ impl ComparisonTally {
                 .filter(|s| s.positions > 0),
             patterns_with_rules: Some(self.patterns_with_rules.scores())
                 .filter(|s| s.positions > 0),
+            net_with_rules: Some(self.net_with_rules.scores()).filter(|s| s.positions > 0),
         }
     }
 }

@@ -1,12 +1,13 @@
 //! The evaluator's trainer (`liuzi-train-eval`): labelled positions from game records, the
 //! per-phase Bayesian classifier, and the logistic-regression baseline it is measured against;
-//! the quadratic logistic regression and the pattern term fitted on top of it.
+//! the quadratic logistic regression, the pattern term and the pattern net fitted on top of it.
 
 pub mod data;
 pub mod fit;
 pub mod lbfgs;
 pub mod logistic;
 pub mod metrics;
+pub mod net_fit;
 pub mod parallel_sum;
 pub mod pattern_fit;
 pub mod quadratic;
