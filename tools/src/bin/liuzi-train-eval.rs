@@ -680,6 +680,9 @@ fn run(cli: Cli) -> Result<(), String> {
         false => Evaluator::new(phases, &source)?,
     };
     let (evaluator, net_report) = match net_fit {
+        // A net no epoch of which beat the offsets is zero: left out of the file, which then
+        // costs the engine nothing for it.
+        Some((_, report)) if report.best_epoch == 0 => (evaluator, Some(report)),
         Some((net, report)) => (evaluator.with_net(net)?, Some(report)),
         None => (evaluator, None),
     };
