@@ -185,34 +185,25 @@ impl Evaluator {
             return p;
         }
         let index = self.phase_index(pb.board().stone_count());
-        // Summed in the features' own pass over the cells.
-        let f;
-        let term = match (&self.patterns, &self.net) {
-            (None, None) => {
-                return self.probability_with_term(&features::extract(shapes), index, 0.0)
+        if self.patterns.is_none() && self.net.is_none() {
+            return self.probability_with_term(&features::extract(shapes), index, 0.0);
+        }
+        // Summed in the features' own pass over the cells (the branches go the same way at
+        // every cell of a pass, so the processor predicts them).
+        let mut term = self
+            .patterns
+            .as_ref()
+            .map(|tables| TermSum::new(&tables[index], shapes));
+        let mut net = self.net.as_ref().map(|net| NetSum::new(net, shapes));
+        let f = features::extract_visiting(shapes, |packed, empty| {
+            if let Some(term) = &mut term {
+                term.add_cell(packed, empty);
             }
-            (Some(tables), None) => {
-                let mut term = TermSum::new(&tables[index], shapes);
-                f = features::extract_visiting(shapes, |packed, empty| {
-                    term.add_cell(packed, empty)
-                });
-                term.total()
+            if let Some(net) = &mut net {
+                net.add_cell(packed, empty);
             }
-            (None, Some(net)) => {
-                let mut sum = NetSum::new(net, shapes);
-                f = features::extract_visiting(shapes, |packed, empty| sum.add_cell(packed, empty));
-                sum.total(index)
-            }
-            (Some(tables), Some(net)) => {
-                let mut term = TermSum::new(&tables[index], shapes);
-                let mut sum = NetSum::new(net, shapes);
-                f = features::extract_visiting(shapes, |packed, empty| {
-                    term.add_cell(packed, empty);
-                    sum.add_cell(packed, empty);
-                });
-                term.total() + sum.total(index)
-            }
-        };
+        });
+        let term = term.map_or(0.0, |t| t.total()) + net.map_or(0.0, |n| n.total(index));
         self.probability_with_term(&f, index, term)
     }
 
