@@ -210,6 +210,17 @@ impl<F: PositionFactory> Search<F> {
             }
             _ => None,
         };
+        // Under the opponent's threat at our turn's first stone, the reused subtree was grown
+        // a turn ago below the depth of the tree's solves: its visits favour stones the threat
+        // refutes, and an early stop would trust them. Search such a turn afresh.
+        let threatened = matches!(plan, RootPlan::Restrict { .. } | RootPlan::Lost { .. });
+        if threatened
+            && resist.is_none()
+            && board.stage() == Stage::First
+            && !self.params.reuse_tree_under_threat
+        {
+            self.root_history = None;
+        }
         let solver = self.params.tactics.solver;
         self.params.tactics.solver &= resist.is_none();
         self.proofless_tree = resist.is_some();

@@ -123,6 +123,10 @@ pub struct SearchParams {
     pub early_stop_min_share: f32,
     /// Keep the subtree of the stones actually played between searches.
     pub reuse_tree: bool,
+    /// Keep it also at a turn's first stone where the opponent has a VCDT (the root plan
+    /// restricts the stones): that subtree grew a turn deeper, below the tree's solves, and its
+    /// visits hide the threat.
+    pub reuse_tree_under_threat: bool,
     /// A reused root that was expanded below the turn then being chosen had its children cut
     /// to `max_children`: give it every candidate again (keeping the statistics of those it
     /// had), so that a turn searched on a reused tree is as wide as one searched afresh.

@@ -885,6 +885,9 @@ fn a_reused_root_expanded_deep_is_widened_when_asked() {
                 // With C 0.4 (the default until 2026-12-03) the first search reaches that root;
                 // a greedier tree may not.
                 exploration: 0.4,
+                // The root four stones on faces a threat; reused all the same, as this test is
+                // about the widening.
+                reuse_tree_under_threat: true,
                 ..params(3000)
             },
             SimpleFactory,
@@ -977,4 +980,39 @@ fn the_own_second_stone_urgency_binds_only_the_roots_side() {
         .max()
         .unwrap();
     assert!(spread >= 3, "Black's partners tried by default: {spread}");
+}
+
+#[test]
+fn a_first_stone_under_the_opponents_vcdt_is_searched_on_a_fresh_tree() {
+    // Liuzi's Black against Cloudict (experiments/cloudict/liuzi-vs-cloudict-d6-expert-s1.jsonl,
+    // game 0, 11 stones): our turn is searched, the opponent answers with the pair the tree
+    // expected, and at our next first stone White has a VCDT if we passed. The tree then holds
+    // that position with its visits, grown below the depth of the tree's solves.
+    let run = |reuse_tree_under_threat| {
+        let mut s = Search::new(
+            SearchParams {
+                reuse_tree_under_threat,
+                ..params(2000)
+            },
+            SimpleFactory,
+        );
+        let mut b = crate::tactics::suite::replay("j10 h9-l11 i11-k9 l8-k10 h12-j12 g13-k12")
+            .unwrap();
+        let first = think(&mut s, &b);
+        b.play(first.best).unwrap();
+        let second = think(&mut s, &b);
+        b.play(second.best).unwrap();
+        for &reply in &second.pv[1..3] {
+            b.play(reply).unwrap();
+        }
+        let mut solver = crate::tactics::Solver::new(Default::default());
+        let threat = crate::tactics::defend(&mut solver, &b, &Default::default());
+        assert!(
+            matches!(threat, crate::tactics::Threat::Vcdt(_)),
+            "the scenario needs White's threat at our first stone: {threat:?}"
+        );
+        think(&mut s, &b).reused_visits
+    };
+    assert_eq!(run(false), 0);
+    assert!(run(true) > 0);
 }
