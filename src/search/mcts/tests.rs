@@ -996,8 +996,8 @@ fn a_first_stone_under_the_opponents_vcdt_is_searched_on_a_fresh_tree() {
             },
             SimpleFactory,
         );
-        let mut b = crate::tactics::suite::replay("j10 h9-l11 i11-k9 l8-k10 h12-j12 g13-k12")
-            .unwrap();
+        let mut b =
+            crate::tactics::suite::replay("j10 h9-l11 i11-k9 l8-k10 h12-j12 g13-k12").unwrap();
         let first = think(&mut s, &b);
         b.play(first.best).unwrap();
         let second = think(&mut s, &b);
