@@ -8,14 +8,14 @@ games with another program in them are left out, so that the evaluator learns no
 opponent's habits) that ended on a six or a full board, drops repeats of the same moves, and
 writes `result<TAB>moves` lines (../shared/data/README.md) to stdout, in a fixed order.
 
-Usage: python3 scripts/engine_games.py [--rev REV] [FOLDER...] > target/engine.games
+Usage: python3 scripts/engine_games.py [--rev REV]... [FOLDER...] > target/engine.games
   FOLDER     default: every folder of experiments/ but cloudict and spsa; a folder named
              here is read whatever its name (`experiments/cloudict`: the games against
              Cloudict, which the evaluator is not trained on: docs/evaluator.md)
   --rev REV  the results files as commit REV has them (git show), not as the working tree
-             does: the same games whatever runs were added since (the shipped evaluator
-             is trained on `--rev bfb3fe0`, 20,838 games; `engeval.eval`, the one before it, on
-             `--rev ffdaf47`: docs/evaluator.md, training)
+             does: the same games whatever runs were added since (docs/evaluator.md, training).
+             Repeated, the union of those commits' files (runs leave the tree once superseded,
+             so an older commit holds games a newer one does not); repeated games are kept once
 """
 import json
 import pathlib
@@ -37,14 +37,21 @@ def folders(args):
     return sorted(p for p in EXPERIMENTS.iterdir() if p.is_dir() and p.name not in LEFT_OUT)
 
 
-def results_files(args, rev):
-    """(name, text) of every results file, in a fixed order."""
-    if rev is None:
+def results_files(args, revs):
+    """(name, text) of every results file, in a fixed order: the working tree's, or those of each
+    of the commits `revs` in turn (a file in several is read in each, its games kept once)."""
+    if not revs:
         for folder in folders(args):
             for path in sorted(folder.rglob("*.jsonl")):
                 yield str(path), path.read_text()
         return
     root = EXPERIMENTS.parent
+    for rev in revs:
+        yield from rev_files(root, args, rev)
+
+
+def rev_files(root, args, rev):
+    """(name, text) of the results files of commit `rev`, in a fixed order."""
     for a in args:
         if not pathlib.Path(a).resolve().is_relative_to(root):
             sys.exit(f"engine_games.py: {a} is not inside the repository {root}")
@@ -66,14 +73,15 @@ def main(args):
     if args[:1] in (["-h"], ["--help"]):
         print(__doc__)
         return
-    rev = None
-    if args[:1] == ["--rev"]:
+    revs = []
+    while args[:1] == ["--rev"]:
         if len(args) < 2:
             sys.exit("engine_games.py: --rev needs a commit")
-        rev, args = args[1], args[2:]
+        revs.append(args[1])
+        args = args[2:]
     seen = set()
     kept = skipped = 0
-    for path, text in results_files(args, rev):
+    for path, text in results_files(args, revs):
         for n, line in enumerate(text.splitlines(), 1):
             try:
                 game = json.loads(line)
