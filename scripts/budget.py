@@ -2,9 +2,13 @@
 """Budget use of the MCTS from engine stderr logs (liuzi -v): per decision kind, stones, mean
 seconds used and the share of the per-stone budget; the searched stones that ended after at most
 128 playouts (one or two of the search's batches), over the finished games; then the games'
-`time use` lines (one a game): the share of their time the searched turns used, weighted by turns. Usage: budget.py LOG..."""
+`time use` lines (one a game): the share of their time the searched turns used, weighted by turns.
+Usage: budget.py LOG...   (a LOG that is a folder: its `*.stderr.log` files together, as a match
+run with several games at once keeps one a worker)"""
 import re, sys
 from collections import defaultdict
+
+from engine_log import log_files
 pat = re.compile(r"stone (\d+) (\w+) \S+: (\w+), ([\d.]+) s of ([\d.]+) s, (\d+) playouts")
 use = re.compile(r"time use: (\d+) turns searched.*searched turns used [\d.]+ s, (\d+)% of their time")
 for path in sys.argv[1:]:
@@ -12,7 +16,8 @@ for path in sys.argv[1:]:
     games = turns = weighted = 0
     # Searched stones of 128 playouts or fewer: (finished games', the game in progress's).
     short = [[0, 0], [0, 0]]
-    for line in open(path, errors="replace"):
+    lines = (line for f in log_files(path) for line in open(f, errors="replace"))
+    for line in lines:
         line = re.sub(r"\x1b\[[0-9;]*m", "", line)
         u = use.search(line)
         if u:

@@ -3,12 +3,13 @@
 threat made the tree's solves and the root's checks take the time), asked again of a fresh engine
 at 1 s and at 4 s a turn: does the stone the game played agree with a fresh search, and with one
 four times as long? Reads the run's results file and Liuzi's engine log (`liuzi -v`, as the match
-scripts keep it under target/), in game order (one game at a time, or the log's `time use` lines
-in the results' order).
+scripts keep it under target/; cut into games by scripts/engine_log.py).
 
-Usage: threat-positions.py LOG RESULTS [LIUZI]   (LIUZI: the engine binary, default
-target/release/liuzi). One line a position, then the counts; docs/results.md quotes them."""
+Usage: threat-positions.py LOG RESULTS [LIUZI]   (LOG: the engine's log, or the run's log folder
+when several games ran at once; LIUZI: the engine binary, default target/release/liuzi). One line a position, then the counts; docs/results.md quotes them."""
 import json, re, subprocess, sys
+
+from engine_log import game_lines
 
 LETTERS = "ABCDEFGHJKLMNOPQRST"
 STONE = re.compile(r"stone (\d+) (\w+) (\S+): Searched, ([\d.]+) s of ([\d.]+) s, (\d+) playouts "
@@ -26,20 +27,16 @@ def colour(n):
 
 
 def slow_first_stones(log, results):
-    games, current = [], []
-    for line in open(log, errors="replace"):
-        line = re.sub(r"\x1b\[[0-9;]*m", "", line)
-        m = STONE.search(line)
-        if m:
-            current.append((int(m.group(1)), m.group(3), int(m.group(7))))
-        if "time use:" in line:
-            games.append(current)
-            current = []
+    lines = game_lines(log, results)
     cases = []
-    for stones_logged, line in zip(games, open(results)):
+    for line in open(results):
         record = json.loads(line)
         stones = [gtp(s) for turn in record["moves"].split() for s in turn.split("-")]
-        for n, played, rate in stones_logged:
+        for logged in lines.get(record["game"], []):
+            m = STONE.search(logged)
+            if not m:
+                continue
+            n, played, rate = int(m.group(1)), m.group(3), int(m.group(7))
             if rate < 1000 and n - 1 < len(stones) and stones[n - 1] == played:
                 cases.append((record["game"], stones[:n - 1], played))
     return cases

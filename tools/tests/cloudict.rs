@@ -305,6 +305,7 @@ fn cloudict_conceding_without_a_newline_does_not_hide_its_next_move() {
             quit: Duration::from_secs(1),
         },
         stderr_dir: None,
+        stderr_worker: None,
     };
     let mut player = start_player(&cloudict_spec(cloudict.path()), &context).unwrap();
     // Black has two open fours (columns C and P, rows C..F) that one White turn cannot both

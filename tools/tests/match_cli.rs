@@ -544,3 +544,81 @@ fn bad_setups_fail_before_the_first_game() {
             || results(dir.path(), "match-results.jsonl").is_empty()
     );
 }
+
+/// `(file name, game ids marked in it)` of every engine log in `dir` whose name starts with
+/// `engine.`.
+fn marked_games(dir: &Path, engine: &str) -> Vec<(String, Vec<u64>)> {
+    let mut files: Vec<(String, Vec<u64>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with(&format!("{engine}.")))
+        .map(|name| {
+            let ids = std::fs::read_to_string(dir.join(&name))
+                .unwrap()
+                .lines()
+                .filter_map(|l| l.strip_prefix("liuzi-match: game "))
+                .map(|rest| rest.split(' ').next().unwrap().parse().unwrap())
+                .collect();
+            (name, ids)
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn engine_logs_mark_each_game_and_keep_concurrent_games_in_separate_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (engine("alpha", "--seed 1"), engine("beta", "--seed 2"));
+    let args = |concurrency: &'static str, results: &'static str, logs: &'static str| {
+        let (a, b) = (a.clone(), b.clone());
+        move || {
+            vec![
+                "--engine".to_string(),
+                a.clone(),
+                "--engine".into(),
+                b.clone(),
+                "--games".into(),
+                "6".into(),
+                "--size".into(),
+                "9".into(),
+                "--random-openings".into(),
+                "--concurrency".into(),
+                concurrency.into(),
+                "--results".into(),
+                results.into(),
+                "--engine-logs".into(),
+                logs.into(),
+            ]
+        }
+    };
+    for (concurrency, results_file, logs) in
+        [("1", "one.jsonl", "logs1"), ("2", "two.jsonl", "logs2")]
+    {
+        let argv = args(concurrency, results_file, logs)();
+        let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+        let out = run(dir.path(), &argv);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let played: BTreeSet<u64> = results(dir.path(), results_file)
+            .iter()
+            .map(|l| l["game"].as_u64().unwrap())
+            .collect();
+        assert_eq!(played, (0..6).collect());
+        for name in ["alpha", "beta"] {
+            let files = marked_games(&dir.path().join(logs), name);
+            // Every game is marked once in each engine's logs, whichever worker played it.
+            let mut marked: Vec<u64> = files.iter().flat_map(|(_, ids)| ids.clone()).collect();
+            marked.sort();
+            assert_eq!(marked, (0..6).collect::<Vec<u64>>(), "{files:?}");
+            for (file, ids) in &files {
+                let worker_file = file.starts_with(&format!("{name}.w"));
+                if concurrency == "1" {
+                    assert_eq!(file, &format!("{name}.stderr.log"), "{files:?}");
+                } else if !ids.is_empty() {
+                    // Only the start-up probe writes to the unnumbered file.
+                    assert!(worker_file, "{files:?}");
+                }
+            }
+        }
+    }
+}

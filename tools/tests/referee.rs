@@ -58,6 +58,7 @@ fn context() -> PlayerContext {
             quit: Duration::from_millis(500),
         },
         stderr_dir: None,
+        stderr_worker: None,
     }
 }
 

@@ -97,7 +97,8 @@ struct Args {
     /// Start fresh engine processes for every game (default: reuse them, restart after a fault).
     #[arg(long)]
     restart: bool,
-    /// Append each engine's stderr to DIR/<name>.stderr.log (default: discarded).
+    /// Append each engine's stderr to DIR/<name>.stderr.log (default: discarded); with
+    /// --concurrency above 1, to DIR/<name>.w<k>.stderr.log for worker k. Each game is marked.
     #[arg(long, value_name = "DIR")]
     engine_logs: Option<PathBuf>,
     /// Do not start every engine once before the match to check it.
@@ -216,6 +217,7 @@ fn build_plan(args: &Args, cancel: CancelToken) -> Result<MatchPlan, String> {
                 quit: Duration::from_secs(1),
             },
             stderr_dir: args.engine_logs.clone(),
+            stderr_worker: None,
         },
     };
     if liuzi::rules::Board::new(plan.size).is_none() {

@@ -150,6 +150,7 @@ fn run(args: Args) -> Result<(), String> {
             quit: Duration::from_secs(1),
         },
         stderr_dir: args.engine_logs.clone(),
+        stderr_worker: None,
     };
     let players = IterationPlayers {
         plus: &plus,

@@ -138,4 +138,7 @@ pub struct PlayerContext {
     pub timeouts: Timeouts,
     /// Engine stderr is appended to `<dir>/<name>.stderr.log`; discarded when `None`.
     pub stderr_dir: Option<PathBuf>,
+    /// The match worker the players serve, when several play at once: their stderr then goes
+    /// to `<dir>/<name>.w<k>.stderr.log`, so that one file holds one game at a time.
+    pub stderr_worker: Option<usize>,
 }

@@ -9,7 +9,7 @@
 
 use super::engine_spec::{EngineSpec, Protocol};
 use super::game::{check_opening, play_game, GameOutcome, GameSetup};
-use super::launch::start_player;
+use super::launch::{mark_stderr_log, start_player};
 use super::outcome::{EndReason, Winner};
 use super::player::{GameStart, Player, PlayerContext};
 use super::records_out::{write_sgf, GamesOutput};
@@ -202,7 +202,7 @@ pub fn run_match(
             let (queue, stop, running) = (&queue, &stop, &running);
             std::thread::Builder::new()
                 .name(format!("match-worker-{w}"))
-                .spawn_scoped(scope, move || worker(plan, queue, stop, running, sender))
+                .spawn_scoped(scope, move || worker(plan, w, queue, stop, running, sender))
                 .expect("cannot start a worker thread");
         }
         drop(sender);
@@ -256,6 +256,7 @@ fn record(outputs: &mut MatchOutputs, line: &GameLine) -> Result<(), String> {
 
 fn worker(
     plan: &MatchPlan,
+    index: usize,
     queue: &Mutex<VecDeque<ScheduledGame>>,
     stop: &AtomicBool,
     running: &AtomicUsize,
@@ -263,6 +264,11 @@ fn worker(
 ) {
     let mut pool: HashMap<usize, Box<dyn Player>> = HashMap::new();
     let cancel = &plan.context.cancel;
+    // Several workers at once: each keeps its engines' logs apart, one game at a time a file.
+    let context = PlayerContext {
+        stderr_worker: (plan.concurrency > 1).then_some(index),
+        ..plan.context.clone()
+    };
     let (counted_sender, counted) = mpsc::channel::<()>();
     loop {
         if stop.load(Ordering::SeqCst) || cancel.is_cancelled() {
@@ -272,7 +278,7 @@ fn worker(
             break;
         };
         running.fetch_add(1, Ordering::SeqCst);
-        let result = play_scheduled(plan, &game, &mut pool);
+        let result = play_scheduled(plan, &context, &game, &mut pool);
         running.fetch_sub(1, Ordering::SeqCst);
         let finished = result.is_ok();
         let event = match result {
@@ -300,18 +306,20 @@ fn worker(
 /// Takes the engine's running process from the pool, or starts one.
 fn take_player(
     plan: &MatchPlan,
+    context: &PlayerContext,
     pool: &mut HashMap<usize, Box<dyn Player>>,
     engine: usize,
 ) -> Result<Box<dyn Player>, String> {
     match pool.remove(&engine) {
         Some(p) => Ok(p),
-        None => start_player(&plan.engines[engine], &plan.context),
+        None => start_player(&plan.engines[engine], context),
     }
 }
 
 /// Plays one scheduled game.
 fn play_scheduled(
     plan: &MatchPlan,
+    context: &PlayerContext,
     game: &ScheduledGame,
     pool: &mut HashMap<usize, Box<dyn Player>>,
 ) -> Result<GameLine, Abort> {
@@ -325,10 +333,20 @@ fn play_scheduled(
         untimed_turn: plan.context.timeouts.untimed_turn,
     };
     let outcome = match (
-        take_player(plan, pool, game.black),
-        take_player(plan, pool, game.white),
+        take_player(plan, context, pool, game.black),
+        take_player(plan, context, pool, game.white),
     ) {
         (Ok(mut black), Ok(mut white)) => {
+            // Which game the lines that follow in each engine's log belong to.
+            let (b, w) = (&plan.engines[game.black], &plan.engines[game.white]);
+            let mark = format!(
+                "liuzi-match: game {} begins, {} black, {} white",
+                game.id, b.name, w.name
+            );
+            mark_stderr_log(b, context, &mark);
+            if game.white != game.black {
+                mark_stderr_log(w, context, &mark);
+            }
             let outcome = play_game(&setup, [black.as_mut(), white.as_mut()])
                 .map_err(|_| Abort::Cancelled)?;
             for (engine, color, player) in [
