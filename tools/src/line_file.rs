@@ -163,8 +163,15 @@ impl LineFile {
         ))
     }
 
-    /// Appends `line` (a newline is added) and syncs it to disk before returning.
+    /// Appends `line` (a newline is added) and syncs it to disk before returning. When the
+    /// file at the path is no longer the one held (replaced or removed while the run went on:
+    /// say a `git stash` or `checkout` of it), the held lines are written back there first, the
+    /// replacement kept beside it as `<path>.replaced`, so that no line goes to a file nobody
+    /// can read.
     pub fn append(&mut self, line: &str) -> Result<(), String> {
+        if !self.still_at_path() {
+            self.restore_at_path()?;
+        }
         let mut text = String::with_capacity(line.len() + 1);
         text.push_str(line);
         text.push('\n');
@@ -176,5 +183,59 @@ impl LineFile {
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Whether the path still names the file held open.
+    fn still_at_path(&self) -> bool {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            match (self.file.metadata(), std::fs::metadata(&self.path)) {
+                (Ok(held), Ok(named)) => held.dev() == named.dev() && held.ino() == named.ino(),
+                // Cannot tell what the held file is: leave it be.
+                (Err(_), _) => true,
+                (Ok(_), Err(_)) => false,
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            self.path.exists()
+        }
+    }
+
+    /// Writes the held file's lines to a new file at the path (moving what is there now aside
+    /// to `<path>.replaced`) and holds that one, locked, instead.
+    fn restore_at_path(&mut self) -> Result<(), String> {
+        let describe = |e: std::io::Error| format!("{}: {e}", self.path.display());
+        self.file.seek(SeekFrom::Start(0)).map_err(describe)?;
+        let held = read_capped(&mut self.file, &self.path)?;
+        if self.path.exists() {
+            let mut aside = self.path.clone().into_os_string();
+            aside.push(".replaced");
+            std::fs::rename(&self.path, &aside).map_err(describe)?;
+            tracing::warn!(
+                "{} was replaced while this run wrote to it; the replacement is kept as {}",
+                self.path.display(),
+                PathBuf::from(&aside).display()
+            );
+        }
+        let mut file = OpenOptions::new()
+            .create_new(true)
+            .read(true)
+            .write(true)
+            .open(&self.path)
+            .map_err(describe)?;
+        file.try_lock()
+            .map_err(|e| format!("{}: cannot lock the file: {e}", self.path.display()))?;
+        file.write_all(&held)
+            .and_then(|()| file.sync_data())
+            .map_err(describe)?;
+        tracing::warn!(
+            "{}: the file this run held was gone from its path; wrote its {} lines back there",
+            self.path.display(),
+            held.iter().filter(|&&b| b == b'\n').count()
+        );
+        self.file = file;
+        Ok(())
     }
 }

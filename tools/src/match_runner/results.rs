@@ -239,6 +239,32 @@ mod tests {
     }
 
     #[test]
+    fn a_results_file_replaced_or_removed_under_the_run_loses_no_game() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.jsonl");
+        let (mut file, _) = ResultsFile::open(&path, false, 10).unwrap();
+        file.append(&line(0)).unwrap();
+        file.append(&line(1)).unwrap();
+        // What `git stash` does to a tracked file: a new file at the path, an older content.
+        let first = std::fs::read_to_string(&path).unwrap();
+        let older = first.lines().next().unwrap().to_string() + "\n";
+        std::fs::remove_file(&path).unwrap();
+        std::fs::write(&path, &older).unwrap();
+        file.append(&line(2)).unwrap();
+        let aside = dir.path().join("r.jsonl.replaced");
+        assert_eq!(std::fs::read_to_string(&aside).unwrap(), older);
+        // Removed outright: written back as well.
+        std::fs::remove_file(&path).unwrap();
+        file.append(&line(3)).unwrap();
+        drop(file);
+        let (_, games) = ResultsFile::open(&path, true, 10).unwrap();
+        assert_eq!(games, (0..4).map(line).collect::<Vec<_>>());
+        // The restored file is held under the lock like the first.
+        let (_, games) = ResultsFile::open(&path, true, 10).unwrap();
+        assert_eq!(games.len(), 4);
+    }
+
+    #[test]
     fn a_second_writer_is_refused_while_the_first_holds_the_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.jsonl");
