@@ -16,8 +16,12 @@ for path in sys.argv[1:]:
     games = turns = weighted = 0
     # Searched stones of 128 playouts or fewer: (finished games', the game in progress's).
     short = [[0, 0], [0, 0]]
-    lines = (line for f in log_files(path) for line in open(f, errors="replace"))
+    # A file's unfinished last game is dropped at the next file (each worker's log its own).
+    lines = (line for f in log_files(path) for line in [None, *open(f, errors="replace")])
     for line in lines:
+        if line is None:
+            short[1] = [0, 0]
+            continue
         line = re.sub(r"\x1b\[[0-9;]*m", "", line)
         u = use.search(line)
         if u:
