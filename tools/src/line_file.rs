@@ -210,13 +210,24 @@ impl LineFile {
         self.file.seek(SeekFrom::Start(0)).map_err(describe)?;
         let held = read_capped(&mut self.file, &self.path)?;
         if self.path.exists() {
-            let mut aside = self.path.clone().into_os_string();
-            aside.push(".replaced");
+            // `<path>.replaced`, or `.replaced.2`, ...: an earlier replacement is kept too.
+            let aside = (1..)
+                .map(|n| {
+                    let mut name = self.path.clone().into_os_string();
+                    name.push(if n == 1 {
+                        ".replaced".into()
+                    } else {
+                        format!(".replaced.{n}")
+                    });
+                    PathBuf::from(name)
+                })
+                .find(|candidate| !candidate.exists())
+                .expect("some name is free");
             std::fs::rename(&self.path, &aside).map_err(describe)?;
             tracing::warn!(
                 "{} was replaced while this run wrote to it; the replacement is kept as {}",
                 self.path.display(),
-                PathBuf::from(&aside).display()
+                aside.display()
             );
         }
         let mut file = OpenOptions::new()
@@ -231,7 +242,7 @@ impl LineFile {
             .and_then(|()| file.sync_data())
             .map_err(describe)?;
         tracing::warn!(
-            "{}: the file this run held was gone from its path; wrote its {} lines back there",
+            "{}: the file this run held is no longer at its path; wrote its {} lines back there",
             self.path.display(),
             held.iter().filter(|&&b| b == b'\n').count()
         );

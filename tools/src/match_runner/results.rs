@@ -256,12 +256,19 @@ mod tests {
         // Removed outright: written back as well.
         std::fs::remove_file(&path).unwrap();
         file.append(&line(3)).unwrap();
+        // Replaced a second time: the first replacement stays where it was put.
+        std::fs::remove_file(&path).unwrap();
+        std::fs::write(&path, "").unwrap();
+        file.append(&line(4)).unwrap();
+        assert_eq!(std::fs::read_to_string(&aside).unwrap(), older);
+        let second = dir.path().join("r.jsonl.replaced.2");
+        assert_eq!(std::fs::read_to_string(&second).unwrap(), "");
         drop(file);
         let (_, games) = ResultsFile::open(&path, true, 10).unwrap();
-        assert_eq!(games, (0..4).map(line).collect::<Vec<_>>());
+        assert_eq!(games, (0..5).map(line).collect::<Vec<_>>());
         // The restored file is held under the lock like the first.
         let (_, games) = ResultsFile::open(&path, true, 10).unwrap();
-        assert_eq!(games.len(), 4);
+        assert_eq!(games.len(), 5);
     }
 
     #[test]
