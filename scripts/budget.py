@@ -8,7 +8,7 @@ run with several games at once keeps one a worker)"""
 import re, sys
 from collections import defaultdict
 
-from engine_log import log_files
+from engine_log import COLOURS, log_files
 pat = re.compile(r"stone (\d+) (\w+) \S+: (\w+), ([\d.]+) s of ([\d.]+) s, (\d+) playouts")
 use = re.compile(r"time use: (\d+) turns searched.*searched turns used [\d.]+ s, (\d+)% of their time")
 for path in sys.argv[1:]:
@@ -22,7 +22,7 @@ for path in sys.argv[1:]:
         if line is None:
             short[1] = [0, 0]
             continue
-        line = re.sub(r"\x1b\[[0-9;]*m", "", line)
+        line = COLOURS.sub("", line)
         u = use.search(line)
         if u:
             games += 1; turns += int(u.group(1)); weighted += int(u.group(1)) * int(u.group(2))

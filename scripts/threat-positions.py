@@ -6,7 +6,8 @@ four times as long? Reads the run's results file and Liuzi's engine log (`liuzi 
 scripts keep it under target/; cut into games by scripts/engine_log.py).
 
 Usage: threat-positions.py LOG RESULTS [LIUZI]   (LOG: the engine's log, or the run's log folder
-when several games ran at once; LIUZI: the engine binary, default target/release/liuzi). One line a position, then the counts; docs/results.md quotes them."""
+when several games ran at once; LIUZI: the engine binary, default target/release/liuzi). One line
+a position, then the counts; docs/results.md quotes them."""
 import json, re, subprocess, sys
 
 from engine_log import game_lines

@@ -570,34 +570,29 @@ fn marked_games(dir: &Path, engine: &str) -> Vec<(String, Vec<u64>)> {
 fn engine_logs_mark_each_game_and_keep_concurrent_games_in_separate_files() {
     let dir = tempfile::tempdir().unwrap();
     let (a, b) = (engine("alpha", "--seed 1"), engine("beta", "--seed 2"));
-    let args = |concurrency: &'static str, results: &'static str, logs: &'static str| {
-        let (a, b) = (a.clone(), b.clone());
-        move || {
-            vec![
-                "--engine".to_string(),
-                a.clone(),
-                "--engine".into(),
-                b.clone(),
-                "--games".into(),
-                "6".into(),
-                "--size".into(),
-                "9".into(),
-                "--random-openings".into(),
-                "--concurrency".into(),
-                concurrency.into(),
-                "--results".into(),
-                results.into(),
-                "--engine-logs".into(),
-                logs.into(),
-            ]
-        }
-    };
     for (concurrency, results_file, logs) in
         [("1", "one.jsonl", "logs1"), ("2", "two.jsonl", "logs2")]
     {
-        let argv = args(concurrency, results_file, logs)();
-        let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
-        let out = run(dir.path(), &argv);
+        let out = run(
+            dir.path(),
+            &[
+                "--engine",
+                &a,
+                "--engine",
+                &b,
+                "--games",
+                "6",
+                "--size",
+                "9",
+                "--random-openings",
+                "--concurrency",
+                concurrency,
+                "--results",
+                results_file,
+                "--engine-logs",
+                logs,
+            ],
+        );
         assert!(out.status.success(), "{}", text(&out.stderr));
         let played: BTreeSet<u64> = results(dir.path(), results_file)
             .iter()
@@ -611,12 +606,11 @@ fn engine_logs_mark_each_game_and_keep_concurrent_games_in_separate_files() {
             marked.sort();
             assert_eq!(marked, (0..6).collect::<Vec<u64>>(), "{files:?}");
             for (file, ids) in &files {
-                let worker_file = file.starts_with(&format!("{name}.w"));
                 if concurrency == "1" {
                     assert_eq!(file, &format!("{name}.stderr.log"), "{files:?}");
                 } else if !ids.is_empty() {
                     // Only the start-up probe writes to the unnumbered file.
-                    assert!(worker_file, "{files:?}");
+                    assert!(file.starts_with(&format!("{name}.w")), "{files:?}");
                 }
             }
         }

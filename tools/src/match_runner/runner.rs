@@ -344,9 +344,7 @@ fn play_scheduled(
                 game.id, b.name, w.name
             );
             mark_stderr_log(b, context, &mark);
-            if game.white != game.black {
-                mark_stderr_log(w, context, &mark);
-            }
+            mark_stderr_log(w, context, &mark);
             let outcome = play_game(&setup, [black.as_mut(), white.as_mut()])
                 .map_err(|_| Abort::Cancelled)?;
             for (engine, color, player) in [
