@@ -263,10 +263,13 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&aside).unwrap(), older);
         let second = dir.path().join("r.jsonl.replaced.2");
         assert_eq!(std::fs::read_to_string(&second).unwrap(), "");
+        // The restored file is held under the lock like the first.
+        let err = ResultsFile::open(&path, true, 10).err().unwrap();
+        assert!(err.contains("in use by another liuzi-match run"), "{err}");
         drop(file);
         let (_, games) = ResultsFile::open(&path, true, 10).unwrap();
         assert_eq!(games, (0..5).map(line).collect::<Vec<_>>());
-        // The restored file is held under the lock like the first.
+        // That reader let it go again: a second one reads the same games.
         let (_, games) = ResultsFile::open(&path, true, 10).unwrap();
         assert_eq!(games.len(), 5);
     }
