@@ -88,6 +88,55 @@ fn a_run_resumes_refuses_other_settings_and_trains_the_evaluator() {
     assert_eq!(report["value_label_mix"], 0.5);
     assert!(report["inputs"][0].as_str().unwrap().ends_with("s.jsonl"));
     assert!(report["positions_train"].as_u64().unwrap() > 100);
+    // The games are read in index order, so a file holding the same games in another order
+    // trains the same evaluator; --selfplay-games keeps a run's first games.
+    let text = std::fs::read_to_string(&out).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[1..].reverse();
+    let reversed = dir.path().join("reversed.jsonl");
+    std::fs::write(&reversed, lines.join("\n") + "\n").unwrap();
+    let train_on = |file: &Path, name: &str, extra: &[&str]| {
+        let eval = dir.path().join(format!("{name}.eval"));
+        let run = Command::new(TRAIN_EVAL)
+            .args(["--selfplay", file.to_str().unwrap()])
+            .args(["--out", eval.to_str().unwrap()])
+            .args(["--model", "quadratic", "--value-label-mix", "0.5"])
+            .args(["--phases", "30", "--validation", "0.3", "--per-game", "40"])
+            .args(["--min-stones", "8", "--threads", "2"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{}", stderr(&run));
+        let report: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.path().join(format!("{name}.eval.report.json"))).unwrap(),
+        )
+        .unwrap();
+        (eval, report)
+    };
+    let (in_order, _) = train_on(&out, "in-order", &[]);
+    let (reversed_eval, _) = train_on(&reversed, "reversed", &[]);
+    let body = |path: &Path| -> Vec<String> {
+        // The `source` line names the input file (and the checksum covers it); the rest must
+        // agree.
+        let text = std::fs::read_to_string(path).unwrap();
+        text.lines()
+            .filter(|l| !l.starts_with("source") && !l.starts_with("checksum"))
+            .map(str::to_owned)
+            .collect()
+    };
+    let (a, b) = (body(&in_order), body(&reversed_eval));
+    assert_eq!(a.len(), b.len());
+    if let Some(k) = (0..a.len()).find(|&k| a[k] != b[k]) {
+        panic!("line {k} differs:\n{}\n{}", a[k], b[k]);
+    }
+    let (_, first) = train_on(&reversed, "first", &["--selfplay-games", "12"]);
+    let used = first["games_train"].as_u64().unwrap()
+        + first["games_validation"].as_u64().unwrap()
+        + first["games_skipped"]
+            .as_object()
+            .map_or(0, |m| m.values().map(|v| v.as_u64().unwrap_or(0)).sum());
+    assert_eq!(used, 12, "{first}");
+
     let refused = train("0.5", "qda");
     assert!(!refused.status.success());
     assert!(

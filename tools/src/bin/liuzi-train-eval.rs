@@ -39,6 +39,11 @@ struct Cli {
     /// the search's value of each searched position kept for --value-label-mix.
     #[arg(long = "selfplay", value_name = "FILE")]
     selfplay: Vec<PathBuf>,
+    /// Only the self-play games whose index is below N (a run's first N games, in index
+    /// order whatever order they were appended in): a fixed training set from a file that
+    /// goes on growing. Every --selfplay file's games are read in index order.
+    #[arg(long, value_name = "N", requires = "selfplay")]
+    selfplay_games: Option<usize>,
     /// L in 0..=1: the quadratic form and the pattern term train on the soft label
     /// (1 − L)·result + L·(the search's value for the side to move), where a self-play game
     /// recorded one (elsewhere on the result). Needs --model quadratic; every score is still
@@ -431,7 +436,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 })
                 .collect()
         } else {
-            read_selfplay(path)?
+            read_selfplay(path, cli.selfplay_games)?
         };
         eprintln!("{}: {} games", path.display(), read.len());
         input_of.extend(std::iter::repeat_n(i, read.len()));

@@ -18,16 +18,20 @@ pub struct ValuedGame {
 }
 
 /// Reads the games of a `liuzi-selfplay` file (a torn last line, left by a run still writing
-/// or killed, is skipped).
-pub fn read_selfplay(path: &Path) -> Result<Vec<ValuedGame>, String> {
+/// or killed, is skipped), in the order of their game index, not of the lines: a run appends
+/// games as they end, so two files of the same games may hold them in different orders, and a
+/// training on either must see the same list. With `below`, only the games whose index is
+/// below it: the first N games of a run, whatever else the file has grown since.
+pub fn read_selfplay(path: &Path, below: Option<usize>) -> Result<Vec<ValuedGame>, String> {
     let mut text = read_line_file_text(path)?;
     if !text.ends_with('\n') {
         let complete = text.rfind('\n').map_or(0, |i| i + 1);
         text.truncate(complete);
     }
-    let contents = parse_contents(&text, path)?;
-    contents
-        .games
+    let mut games = parse_contents(&text, path)?.games;
+    games.retain(|game| below.is_none_or(|n| game.game < n));
+    games.sort_by_key(|game| game.game);
+    games
         .into_iter()
         .map(|game| {
             let stones = parse_moves(&game.moves, game.size)
