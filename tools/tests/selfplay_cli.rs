@@ -136,6 +136,24 @@ fn a_run_resumes_refuses_other_settings_and_trains_the_evaluator() {
             .as_object()
             .map_or(0, |m| m.values().map(|v| v.as_u64().unwrap_or(0)).sum());
     assert_eq!(used, 12, "{first}");
+    let missing = Command::new(TRAIN_EVAL)
+        .args([
+            "--selfplay",
+            out.to_str().unwrap(),
+            "--selfplay-games",
+            "21",
+        ])
+        .args(["--out", dir.path().join("missing.eval").to_str().unwrap()])
+        .args(["--model", "quadratic"])
+        .output()
+        .unwrap();
+    assert!(!missing.status.success());
+    assert!(
+        stderr(&missing).contains("s.jsonl") && stderr(&missing).contains("holds 20"),
+        "{}",
+        stderr(&missing)
+    );
+    assert!(!dir.path().join("missing.eval").exists());
 
     let refused = train("0.5", "qda");
     assert!(!refused.status.success());

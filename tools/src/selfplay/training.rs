@@ -21,7 +21,8 @@ pub struct ValuedGame {
 /// or killed, is skipped), in the order of their game index, not of the lines: a run appends
 /// games as they end, so two files of the same games may hold them in different orders, and a
 /// training on either must see the same list. With `below`, only the games whose index is
-/// below it: the first N games of a run, whatever else the file has grown since.
+/// below it: the first N games of a run, whatever else the file has grown since (an error if
+/// some of them are not in the file yet).
 pub fn read_selfplay(path: &Path, below: Option<usize>) -> Result<Vec<ValuedGame>, String> {
     let mut text = read_line_file_text(path)?;
     if !text.ends_with('\n') {
@@ -30,6 +31,14 @@ pub fn read_selfplay(path: &Path, below: Option<usize>) -> Result<Vec<ValuedGame
     }
     let mut games = parse_contents(&text, path)?.games;
     games.retain(|game| below.is_none_or(|n| game.game < n));
+    if let Some(n) = below.filter(|&n| games.len() < n) {
+        return Err(format!(
+            "{}: --selfplay-games {n} asks for games 0..{n}, but the file holds {} of them; \
+             resume the run that writes it to play the rest",
+            path.display(),
+            games.len()
+        ));
+    }
     games.sort_by_key(|game| game.game);
     games
         .into_iter()
