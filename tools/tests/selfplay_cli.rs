@@ -68,23 +68,27 @@ fn a_run_resumes_refuses_other_settings_and_trains_the_evaluator() {
         "{err}"
     );
 
-    let train = |mix: &str, model: &str| {
-        let eval = dir.path().join(format!("{mix}-{model}.eval"));
+    // A training run on `file` writing NAME.eval and its report, with the smoke test's small
+    // phases and split, plus `args`.
+    let train = |file: &Path, name: &str, args: &[&str]| {
+        let eval = dir.path().join(format!("{name}.eval"));
         Command::new(TRAIN_EVAL)
-            .args(["--selfplay", out.to_str().unwrap()])
+            .args(["--selfplay", file.to_str().unwrap()])
             .args(["--out", eval.to_str().unwrap()])
-            .args(["--model", model, "--value-label-mix", mix])
             .args(["--phases", "30", "--validation", "0.3", "--per-game", "40"])
             .args(["--min-stones", "8", "--threads", "2"])
+            .args(args)
             .output()
             .unwrap()
     };
-    let trained = train("0.5", "quadratic");
+    let report_of = |name: &str| -> serde_json::Value {
+        let path = dir.path().join(format!("{name}.eval.report.json"));
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let soft = ["--model", "quadratic", "--value-label-mix", "0.5"];
+    let trained = train(&out, "0.5-quadratic", &soft);
     assert!(trained.status.success(), "{}", stderr(&trained));
-    let report: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.path().join("0.5-quadratic.eval.report.json")).unwrap(),
-    )
-    .unwrap();
+    let report = report_of("0.5-quadratic");
     assert_eq!(report["value_label_mix"], 0.5);
     assert!(report["inputs"][0].as_str().unwrap().ends_with("s.jsonl"));
     assert!(report["positions_train"].as_u64().unwrap() > 100);
@@ -95,58 +99,41 @@ fn a_run_resumes_refuses_other_settings_and_trains_the_evaluator() {
     lines[1..].reverse();
     let reversed = dir.path().join("reversed.jsonl");
     std::fs::write(&reversed, lines.join("\n") + "\n").unwrap();
-    let train_on = |file: &Path, name: &str, extra: &[&str]| {
-        let eval = dir.path().join(format!("{name}.eval"));
-        let run = Command::new(TRAIN_EVAL)
-            .args(["--selfplay", file.to_str().unwrap()])
-            .args(["--out", eval.to_str().unwrap()])
-            .args(["--model", "quadratic", "--value-label-mix", "0.5"])
-            .args(["--phases", "30", "--validation", "0.3", "--per-game", "40"])
-            .args(["--min-stones", "8", "--threads", "2"])
-            .args(extra)
-            .output()
-            .unwrap();
-        assert!(run.status.success(), "{}", stderr(&run));
-        let report: serde_json::Value = serde_json::from_str(
-            &std::fs::read_to_string(dir.path().join(format!("{name}.eval.report.json"))).unwrap(),
-        )
-        .unwrap();
-        (eval, report)
-    };
-    let (in_order, _) = train_on(&out, "in-order", &[]);
-    let (reversed_eval, _) = train_on(&reversed, "reversed", &[]);
-    let body = |path: &Path| -> Vec<String> {
+    let run = train(&reversed, "reversed", &soft);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let body = |name: &str| -> Vec<String> {
         // The `source` line names the input file (and the checksum covers it); the rest must
         // agree.
-        let text = std::fs::read_to_string(path).unwrap();
+        let text = std::fs::read_to_string(dir.path().join(format!("{name}.eval"))).unwrap();
         text.lines()
             .filter(|l| !l.starts_with("source") && !l.starts_with("checksum"))
             .map(str::to_owned)
             .collect()
     };
-    let (a, b) = (body(&in_order), body(&reversed_eval));
+    let (a, b) = (body("0.5-quadratic"), body("reversed"));
     assert_eq!(a.len(), b.len());
     if let Some(k) = (0..a.len()).find(|&k| a[k] != b[k]) {
         panic!("line {k} differs:\n{}\n{}", a[k], b[k]);
     }
-    let (_, first) = train_on(&reversed, "first", &["--selfplay-games", "12"]);
+    let first_args = [&soft[..], &["--selfplay-games", "12"]].concat();
+    let run = train(&reversed, "first", &first_args);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let first = report_of("first");
+    let skipped: u64 = first["games_skipped"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
     let used = first["games_train"].as_u64().unwrap()
         + first["games_validation"].as_u64().unwrap()
-        + first["games_skipped"]
-            .as_object()
-            .map_or(0, |m| m.values().map(|v| v.as_u64().unwrap_or(0)).sum());
+        + skipped;
     assert_eq!(used, 12, "{first}");
-    let missing = Command::new(TRAIN_EVAL)
-        .args([
-            "--selfplay",
-            out.to_str().unwrap(),
-            "--selfplay-games",
-            "21",
-        ])
-        .args(["--out", dir.path().join("missing.eval").to_str().unwrap()])
-        .args(["--model", "quadratic"])
-        .output()
-        .unwrap();
+    let missing = train(
+        &out,
+        "missing",
+        &["--model", "quadratic", "--selfplay-games", "21"],
+    );
     assert!(!missing.status.success());
     assert!(
         stderr(&missing).contains("s.jsonl") && stderr(&missing).contains("holds 20"),
@@ -155,7 +142,11 @@ fn a_run_resumes_refuses_other_settings_and_trains_the_evaluator() {
     );
     assert!(!dir.path().join("missing.eval").exists());
 
-    let refused = train("0.5", "qda");
+    let refused = train(
+        &out,
+        "0.5-qda",
+        &["--model", "qda", "--value-label-mix", "0.5"],
+    );
     assert!(!refused.status.success());
     assert!(
         stderr(&refused).contains("--model quadratic"),
