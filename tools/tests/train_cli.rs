@@ -41,6 +41,49 @@ fn write_games(path: &Path, n: usize) {
     std::fs::write(path, lines).unwrap();
 }
 
+/// Games whose players mostly place a stone beside the most of their own (ties and one stone in
+/// ten at random, near the stones), taking a six or blocking when they can: a mover's stone is
+/// better than a random one, which comparisons can learn.
+fn write_builders_games(path: &Path, n: usize) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
+    let mut lines = String::new();
+    for _ in 0..n {
+        let mut b = Board::standard();
+        b.play(Point::new(9, 9)).unwrap();
+        while !b.is_over() && b.stone_count() < 71 {
+            let wins = liuzi::patterns::winning_points(&b);
+            let blocks = liuzi::patterns::blocking_points(&b);
+            let near: Vec<Point> = b
+                .legal_points()
+                .filter(|p| b.history().iter().any(|s| s.distance(*p) <= 2))
+                .collect();
+            let own = |p: Point| {
+                let mover = b.to_move();
+                b.history()
+                    .iter()
+                    .enumerate()
+                    .filter(|(k, s)| Board::color_of_stone(*k) == mover && s.distance(p) <= 1)
+                    .count()
+            };
+            let pick = if !wins.is_empty() {
+                wins.to_points(19)[0]
+            } else if !blocks.is_empty() {
+                blocks.to_points(19)[0]
+            } else if rng.gen_bool(0.1) {
+                near[rng.gen_range(0..near.len())]
+            } else {
+                let most = near.iter().map(|&p| own(p)).max().unwrap();
+                let best: Vec<Point> = near.iter().copied().filter(|&p| own(p) == most).collect();
+                best[rng.gen_range(0..best.len())]
+            };
+            b.play(pick).unwrap();
+        }
+        lines.push_str(&format_line(&GameRecord::from_board(&b)));
+        lines.push('\n');
+    }
+    std::fs::write(path, lines).unwrap();
+}
+
 fn run(args: &[&str]) -> String {
     let out = Command::new(BIN).args(args).output().unwrap();
     assert!(
@@ -519,6 +562,95 @@ fn train_eval_quadratic_model_writes_logistic_phases() {
         "{err}"
     );
     assert!(!Path::new(&p("b.eval")).exists());
+}
+
+/// `liuzi-train-eval --comparisons`: the report scores the new file and a quadratic baseline on
+/// the same held-out comparisons, and comparison training prefers the game's stones more often
+/// than the same fit without it; the options' misuses are refused before anything is written.
+#[test]
+fn train_eval_comparisons_are_trained_and_scored() {
+    const EVAL_BIN: &str = env!("CARGO_BIN_EXE_liuzi-train-eval");
+    let dir = tempfile::tempdir().unwrap();
+    let p = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    write_builders_games(Path::new(&p("g.games")), 80);
+    let train = |out: &str, extra: &[&str]| {
+        let mut args: Vec<String> = [
+            "--games",
+            &p("g.games"),
+            "--out",
+            &p(out),
+            "--phases",
+            "20",
+            "--validation",
+            "0.3",
+            "--threads",
+            "2",
+            "--model",
+            "quadratic",
+            "--quadratic-l2",
+            "0.001",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        args.extend(extra.iter().map(|s| s.to_string()));
+        Command::new(EVAL_BIN).args(&args).output().unwrap()
+    };
+    let ok = |out: &std::process::Output| {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    };
+    let report = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(p(name)).unwrap()).unwrap()
+    };
+    ok(&train("plain.eval", &[]));
+    assert!(report("plain.eval.report.json")["comparisons"].is_null());
+    for (out, pick) in [("random.eval", "random"), ("fav.eval", "favourites")] {
+        ok(&train(
+            out,
+            &[
+                "--comparisons",
+                "3",
+                "--comparison-weight",
+                "4",
+                "--comparison-pick",
+                pick,
+                "--baseline",
+                &p("plain.eval"),
+            ],
+        ));
+        let r = report(&format!("{out}.report.json"));
+        let c = &r["comparisons"];
+        assert_eq!(c["per_position"], 3, "{r}");
+        assert_eq!(c["pick"], pick, "{r}");
+        assert!(c["pairs_train"].as_u64().unwrap() > 100, "{r}");
+        assert!(c["pairs_validation"].as_u64().unwrap() > 30, "{r}");
+        let (new, base) = (
+            c["new"]["log_loss"].as_f64().unwrap(),
+            c["baseline"]["log_loss"].as_f64().unwrap(),
+        );
+        assert!(new < base, "{pick}: trained {new} against untrained {base}");
+    }
+    for (extra, needle) in [
+        (&["--comparisons", "2", "--patterns"][..], "--comparisons"),
+        (
+            &["--comparisons", "2", "--comparison-weight", "0"][..],
+            "--comparison-weight",
+        ),
+        (
+            &["--comparisons", "2", "--comparison-pick", "favourites"][..],
+            "--baseline",
+        ),
+    ] {
+        let bad = train("bad.eval", extra);
+        assert!(!bad.status.success(), "{extra:?}");
+        let err = String::from_utf8_lossy(&bad.stderr);
+        assert!(err.contains(needle), "{extra:?}: {err}");
+        assert!(!Path::new(&p("bad.eval")).exists());
+    }
 }
 
 /// `--match-games` records train from the first chosen stone: a file of match records alone

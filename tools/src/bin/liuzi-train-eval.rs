@@ -10,12 +10,14 @@
 use clap::Parser;
 use liuzi::eval::{features, Evaluator, Phase};
 use liuzi::records::GameRecord;
-use liuzi_tools::eval_train::data::{sample_games, validation_games, SampleOptions, Skipped};
+use liuzi_tools::eval_train::data::{
+    sample_games, validation_games, Pick, Sample, SampleOptions, Skipped,
+};
 use liuzi_tools::eval_train::fit::{
     fit_phase, fitted_logit, in_range, phase_ranges, standardise, Comparison, ComparisonTally,
     FitOptions, PhaseFit, PATTERN_L2_GRID, QUADRATIC_L2_GRID,
 };
-use liuzi_tools::eval_train::logistic::LogisticOptions;
+use liuzi_tools::eval_train::logistic::{neg_log_likelihood, LogisticOptions};
 use liuzi_tools::eval_train::metrics::{Scores, Tally};
 use liuzi_tools::eval_train::net_fit::{self, EpochScores, NetOptions, NetRow};
 use liuzi_tools::report::file_names;
@@ -50,6 +52,19 @@ struct Cli {
     /// taken against the game's result.
     #[arg(long, default_value_t = 0.0, value_name = "L")]
     value_label_mix: f64,
+    /// Comparison training: at each sampled position, the game's stone is compared with N
+    /// other stones near the fight, and the quadratic form also learns to value the position
+    /// after the game's stone above the others for its mover (0: off). Needs --model
+    /// quadratic, without --patterns or --net.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    comparisons: usize,
+    /// Weight of the comparisons' mean log-loss against the positions' (> 0).
+    #[arg(long, default_value_t = 1.0, value_name = "W")]
+    comparison_weight: f64,
+    /// Which near stones the game's is compared with: `random`, or `favourites`, those the
+    /// --baseline evaluator values most for the mover (the stones it would have played).
+    #[arg(long, value_enum, default_value_t = ComparisonPick::Random)]
+    comparison_pick: ComparisonPick,
     /// Evaluator file to write.
     #[arg(long)]
     out: PathBuf,
@@ -138,6 +153,13 @@ struct Cli {
     /// held-out positions, overall and per input file: is the retrained file better?
     #[arg(long)]
     baseline: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum ComparisonPick {
+    Random,
+    Favourites,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
@@ -243,6 +265,62 @@ struct InputPhaseReport {
     baseline: Option<Scores>,
 }
 
+/// How often an evaluator prefers, on held-out comparisons, the position the game's mover
+/// chose (ties count half), and the log-loss of σ(logit(better) − logit(worse)).
+#[derive(Clone, Copy, Serialize)]
+struct PreferenceScores {
+    accuracy: f64,
+    log_loss: f64,
+}
+
+#[derive(Serialize)]
+struct PreferenceReport {
+    /// `--comparisons`: other stones compared at each sampled position.
+    per_position: usize,
+    /// `--comparison-weight`.
+    weight: f64,
+    /// `--comparison-pick`.
+    pick: ComparisonPick,
+    pairs_train: usize,
+    pairs_validation: usize,
+    new: PreferenceScores,
+    /// The baseline's, when it is a quadratic form alone (the comparisons keep no pattern
+    /// counts).
+    baseline: Option<PreferenceScores>,
+}
+
+/// `evaluator`'s scores on the comparisons of `samples`' positions.
+fn preference_scores(evaluator: &Evaluator, samples: &[&Sample]) -> PreferenceScores {
+    let none = liuzi::eval::PatternCounts::default();
+    let logit = |f: &liuzi::eval::Features, stones: usize| {
+        let p = evaluator
+            .model_probability_of_counts(f, stones, &none)
+            .clamp(1e-12, 1.0 - 1e-12);
+        (p / (1.0 - p)).ln()
+    };
+    let (mut right, mut loss, mut count) = (0.0, 0.0, 0usize);
+    for s in samples {
+        let stones = s.stones as usize + 1;
+        for c in &s.comparisons {
+            let t = logit(&c.better, stones) - logit(&c.worse, stones);
+            right += if t > 0.0 {
+                1.0
+            } else if t == 0.0 {
+                0.5
+            } else {
+                0.0
+            };
+            loss += neg_log_likelihood(t, true);
+            count += 1;
+        }
+    }
+    let n = count.max(1) as f64;
+    PreferenceScores {
+        accuracy: right / n,
+        log_loss: loss / n,
+    }
+}
+
 #[derive(Serialize)]
 struct Report {
     command: String,
@@ -260,6 +338,8 @@ struct Report {
     pattern_l2: Option<Vec<f64>>,
     /// The pattern net's fit (when fitted).
     net: Option<NetReport>,
+    /// Comparison training (when asked for) and the held-out comparisons' scores.
+    comparisons: Option<PreferenceReport>,
     validation_fraction: f64,
     per_game: usize,
     /// `--per-game-in`: the inputs sampled at another rate, (path, positions a game).
@@ -406,6 +486,25 @@ fn run(cli: Cli) -> Result<(), String> {
                 .into(),
         );
     }
+    if cli.comparisons > 0 {
+        if cli.model != Model::Quadratic || cli.patterns || cli.net.is_some() {
+            return Err(
+                "--comparisons trains the quadratic form alone: it needs --model quadratic, \
+                 without --patterns or --net"
+                    .into(),
+            );
+        }
+        if !(cli.comparison_weight > 0.0 && cli.comparison_weight.is_finite()) {
+            return Err("--comparison-weight must be above 0".into());
+        }
+        if cli.comparison_pick == ComparisonPick::Favourites && cli.baseline.is_none() {
+            return Err(
+                "--comparison-pick favourites ranks the stones by the --baseline evaluator: \
+                 give one"
+                    .into(),
+            );
+        }
+    }
     let ranges = phase_ranges(&cli.phases)?;
     // Every input, the record files first: an input's index is its place here.
     let inputs: Vec<PathBuf> = cli.games.iter().chain(&cli.selfplay).cloned().collect();
@@ -458,6 +557,11 @@ fn run(cli: Cli) -> Result<(), String> {
             || baseline
                 .as_ref()
                 .is_some_and(|b| b.pattern_tables().is_some() || b.pattern_net().is_some()),
+        alternatives: cli.comparisons,
+        pick: match (cli.comparison_pick, &baseline) {
+            (ComparisonPick::Favourites, Some(b)) => Pick::Favourites(b),
+            _ => Pick::Random,
+        },
     };
     let per_game: Vec<usize> = input_of
         .iter()
@@ -493,6 +597,11 @@ fn run(cli: Cli) -> Result<(), String> {
         pattern_l2: pattern_l2.clone(),
         threads,
         value_label_mix: cli.value_label_mix,
+        comparison_weight: if cli.comparisons > 0 {
+            cli.comparison_weight
+        } else {
+            0.0
+        },
     };
     let mut fits: Vec<PhaseFit> = Vec::new();
     let mut per_phase = Vec::new();
@@ -510,8 +619,23 @@ fn run(cli: Cli) -> Result<(), String> {
             .iter()
             .map(|s| inner_games[s.game as usize])
             .collect();
-        let fit = fit_phase(&phase_train, &inner, range, &fit_options)
-            .map_err(|e| format!("phase {range:?}: {e}"))?;
+        // A comparison's positions hold one stone more than its sample's.
+        let phase_comparisons: Vec<_> = train
+            .iter()
+            .filter(|s| in_range(s.stones + 1, range))
+            .flat_map(|s| {
+                let inner = inner_games[s.game as usize];
+                s.comparisons.iter().map(move |c| (c, inner))
+            })
+            .collect();
+        let fit = fit_phase(
+            &phase_train,
+            &inner,
+            &phase_comparisons,
+            range,
+            &fit_options,
+        )
+        .map_err(|e| format!("phase {range:?}: {e}"))?;
         progress.inc(1);
         fits.push(fit);
         phase_trains.push(phase_train.len());
@@ -721,6 +845,21 @@ fn run(cli: Cli) -> Result<(), String> {
         all
     };
     let base_all = merged(&mut base_tally.iter().flatten());
+    let comparisons = (cli.comparisons > 0).then(|| {
+        let pairs = |set: &[&Sample]| set.iter().map(|s| s.comparisons.len()).sum::<usize>();
+        PreferenceReport {
+            per_position: cli.comparisons,
+            weight: cli.comparison_weight,
+            pick: cli.comparison_pick,
+            pairs_train: pairs(&train),
+            pairs_validation: pairs(&val),
+            new: preference_scores(&evaluator, &val),
+            baseline: baseline
+                .as_ref()
+                .filter(|b| b.pattern_tables().is_none() && b.pattern_net().is_none())
+                .map(|b| preference_scores(b, &val)),
+        }
+    });
     let per_input: Vec<InputReport> = inputs
         .iter()
         .enumerate()
@@ -759,6 +898,7 @@ fn run(cli: Cli) -> Result<(), String> {
         quadratic_l2,
         pattern_l2,
         net: net_report,
+        comparisons,
         validation_fraction: cli.validation,
         per_game: cli.per_game,
         per_game_in: inputs
@@ -827,6 +967,18 @@ fn run(cli: Cli) -> Result<(), String> {
     );
     if let Some(b) = &report.baseline_validation {
         line("baseline + rules", b);
+    }
+    if let Some(c) = &report.comparisons {
+        let base = c.baseline.map_or(String::new(), |b| {
+            format!(
+                "; baseline accuracy {:.4}  log-loss {:.4}",
+                b.accuracy, b.log_loss
+            )
+        });
+        eprintln!(
+            "held-out comparisons, {} pairs: new accuracy {:.4}  log-loss {:.4}{base}",
+            c.pairs_validation, c.new.accuracy, c.new.log_loss
+        );
     }
     for input in &report.per_input {
         eprintln!("{}, {} positions:", input.input, input.positions_validation);

@@ -1,11 +1,13 @@
 //! Training positions for the evaluator: positions of recorded games, labelled by the game's
 //! result from the side to move's point of view (and, for self-play games, the search's value
-//! of the position), a seeded sample per game, split by game.
+//! of the position), a seeded sample per game, split by game; and, where asked, comparisons:
+//! the position after the game's stone against the positions after other stones near the fight
+//! (docs/evaluator.md, comparison training).
 
-use liuzi::eval::{decided, features, pattern_term, Features, PatternCounts};
+use liuzi::eval::{decided, features, pattern_term, Evaluator, Features, PatternCounts};
 use liuzi::patterns::PatternBoard;
 use liuzi::records::GameRecord;
-use liuzi::rules::Board;
+use liuzi::rules::{Board, Point};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -27,6 +29,19 @@ pub struct Sample {
     pub value: Option<f64>,
     /// What the threat rules say, when they decide the position (see `liuzi::eval::decided`).
     pub decided: Option<f64>,
+    /// The game's stone from this position compared with other stones (empty unless asked
+    /// for): positions of `stones + 1` stones.
+    pub comparisons: Vec<Preference>,
+}
+
+/// Two positions after one stone from the same position, the game's stone and another: the
+/// side to move in both should value `better` above `worse` (the game's stone is the better
+/// one for its mover, so when the mover's turn ended with it, the opponent's value is the
+/// other way round).
+#[derive(Clone, Debug)]
+pub struct Preference {
+    pub better: Features,
+    pub worse: Features,
 }
 
 impl Sample {
@@ -54,7 +69,7 @@ pub struct Skipped {
 }
 
 #[derive(Clone, Copy, Debug)]
-pub struct SampleOptions {
+pub struct SampleOptions<'a> {
     /// Positions drawn per game (all of them when the game has fewer).
     pub per_game: usize,
     /// Games with fewer stones are left out (early resignations say little about positions).
@@ -62,7 +77,35 @@ pub struct SampleOptions {
     pub seed: u64,
     /// Count the empty cells' pattern ids (the pattern term's data).
     pub patterns: bool,
+    /// Other stones compared with the game's stone at each sampled position (0: none), from
+    /// the empty cells within [`COMPARISON_REACH`] of a stone.
+    pub alternatives: usize,
+    /// How those stones are chosen.
+    pub pick: Pick<'a>,
 }
+
+/// How the stones compared with the game's are chosen among the near empty cells.
+#[derive(Clone, Copy)]
+pub enum Pick<'a> {
+    /// At random.
+    Random,
+    /// Those `evaluator` values most for the mover after them: the stones it would have
+    /// played instead of the game's, where a better evaluator must see the game's as better.
+    Favourites(&'a Evaluator),
+}
+
+impl std::fmt::Debug for Pick<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Pick::Random => "Random",
+            Pick::Favourites(_) => "Favourites",
+        })
+    }
+}
+
+/// Alternatives to the game's stone are drawn from the empty cells at most this far (Chebyshev
+/// distance) from a stone on the board: where the search's candidates are.
+pub const COMPARISON_REACH: usize = 2;
 
 /// The seeded sample of one game's positions (positions after 0..len stones, the final one
 /// excluded: it is over). `values[n]`, where given, is the search's value of the position
@@ -105,11 +148,94 @@ pub fn sample_game(
                 win: board.to_move() == winner,
                 value: values.get(n).copied().flatten().map(f64::from),
                 decided: decided(&pb),
+                comparisons: Vec::new(),
             });
+            if options.alternatives > 0 {
+                let last = samples.last_mut().expect("just pushed");
+                last.comparisons = comparisons(&mut pb, stone, options, &mut rng)?;
+            }
         }
         pb.play(stone).map_err(|_| "unplayable")?;
     }
     Ok(samples)
+}
+
+/// The game's `stone` from `pb`'s position against up to `options.alternatives` other stones
+/// from the empty cells near the stones, picked as `options.pick` says. A pair where either
+/// position is decided by the threat rules is left out (the engine never asks the model
+/// there), and so is every pair when the game's stone ends the game. `pb` is left as it was.
+fn comparisons(
+    pb: &mut PatternBoard,
+    stone: Point,
+    options: &SampleOptions,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Result<Vec<Preference>, &'static str> {
+    let count = options.alternatives;
+    let size = pb.board().size();
+    let mover = pb.board().to_move();
+    let mut near: Vec<Point> = (0..size * size)
+        .map(|cell| Point::from_index(cell, size))
+        .filter(|&p| p != stone && pb.board().is_empty_at(p) && is_near(pb.board(), p))
+        .collect();
+    pb.play(stone).map_err(|_| "unplayable")?;
+    let after_stone = (decided(&*pb).is_none()).then(|| features::extract(&*pb));
+    // The mover keeps the move when the stone was its turn's first: then its own value of the
+    // game's position should be the higher one; otherwise the opponent's should be the lower.
+    let mover_to_move = pb.board().to_move() == mover;
+    pb.undo();
+    let Some(after_stone) = after_stone else {
+        return Ok(Vec::new());
+    };
+    near.shuffle(rng);
+    if let Pick::Favourites(evaluator) = options.pick {
+        // Ranked by the evaluator's value for the mover; decided positions are dropped here,
+        // so that the favourites kept are `count` undecided ones.
+        let mut valued: Vec<(f64, Point)> = Vec::with_capacity(near.len());
+        for &other in &near {
+            pb.play(other).map_err(|_| "unplayable")?;
+            if decided(&*pb).is_none() {
+                let p = evaluator.win_probability(&*pb);
+                valued.push((if mover_to_move { p } else { 1.0 - p }, other));
+            }
+            pb.undo();
+        }
+        // Stable: equal values keep the shuffled order.
+        valued.sort_by(|a, b| b.0.total_cmp(&a.0));
+        near = valued.into_iter().map(|(_, p)| p).collect();
+    }
+    let mut out = Vec::with_capacity(count);
+    for &other in near.iter().take(count) {
+        pb.play(other).map_err(|_| "unplayable")?;
+        let after_other = (decided(&*pb).is_none()).then(|| features::extract(&*pb));
+        pb.undo();
+        if let Some(after_other) = after_other {
+            out.push(match mover_to_move {
+                true => Preference {
+                    better: after_stone,
+                    worse: after_other,
+                },
+                false => Preference {
+                    better: after_other,
+                    worse: after_stone,
+                },
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Whether `p` is within [`COMPARISON_REACH`] of a stone.
+fn is_near(board: &Board, p: Point) -> bool {
+    let reach = COMPARISON_REACH as i32;
+    let size = board.size() as i32;
+    (-reach..=reach).any(|dx| {
+        (-reach..=reach).any(|dy| {
+            let (col, row) = (i32::from(p.col) + dx, i32::from(p.row) + dy);
+            (0..size).contains(&col)
+                && (0..size).contains(&row)
+                && board.get(Point::new(col as u8, row as u8)).is_some()
+        })
+    })
 }
 
 /// Samples every game on `threads` threads; samples come back in game order. `per_game[i]`,
@@ -194,6 +320,8 @@ mod tests {
             min_stones: 7,
             seed: 1,
             patterns: true,
+            alternatives: 0,
+            pick: Pick::Random,
         };
         let a = sample_game(&game, &[], 3, &options).unwrap();
         let b = sample_game(&game, &[], 3, &options).unwrap();
@@ -235,6 +363,120 @@ mod tests {
     }
 
     #[test]
+    fn comparisons_put_the_games_stone_on_its_movers_side() {
+        let game = parse_line(GAME).unwrap_or_else(|e| panic!("{e}"));
+        let plain = SampleOptions {
+            per_game: 1000,
+            min_stones: 7,
+            seed: 3,
+            patterns: false,
+            alternatives: 0,
+            pick: Pick::Random,
+        };
+        let compared = SampleOptions {
+            alternatives: 3,
+            ..plain
+        };
+        let a = sample_game(&game, &[], 0, &plain).unwrap();
+        let b = sample_game(&game, &[], 0, &compared).unwrap();
+        // The same positions, whether compared or not.
+        assert_eq!(
+            a.iter().map(|s| s.stones).collect::<Vec<_>>(),
+            b.iter().map(|s| s.stones).collect::<Vec<_>>()
+        );
+        assert!(a.iter().all(|s| s.comparisons.is_empty()));
+        let mut pairs = 0;
+        for s in &b {
+            let n = s.stones as usize;
+            assert!(s.comparisons.len() <= 3);
+            let mut pb = PatternBoard::new(Board::standard());
+            for &p in &game.stones[..=n] {
+                pb.play(p).unwrap();
+            }
+            let after = features::extract(&pb);
+            // The mover keeps the move after its turn's first stone.
+            let keeps = Board::color_of_stone(n + 1) == Board::color_of_stone(n);
+            for c in &s.comparisons {
+                let (game_side, other) = match keeps {
+                    true => (&c.better, &c.worse),
+                    false => (&c.worse, &c.better),
+                };
+                assert_eq!(game_side, &after, "stone {n}");
+                assert_eq!(other[features::STONES], (n + 1) as f64);
+                pairs += 1;
+            }
+        }
+        // The last stone makes six: nothing to compare there. Before Black's four (stone 7)
+        // no alternative is decided, so each position with a stone near has its three (the
+        // empty board has no near cell).
+        assert!(b.last().unwrap().comparisons.is_empty());
+        for s in b.iter().filter(|s| (1..7).contains(&s.stones)) {
+            assert_eq!(s.comparisons.len(), 3, "stone {}", s.stones);
+        }
+        assert!(pairs > 3 * 7, "{pairs} pairs");
+    }
+
+    #[test]
+    fn favourites_are_the_near_stones_the_evaluator_values_most_for_the_mover() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../engine-config/default.eval");
+        let evaluator = Evaluator::load(std::path::Path::new(path)).unwrap();
+        let game = parse_line(GAME).unwrap_or_else(|e| panic!("{e}"));
+        let options = SampleOptions {
+            per_game: 1000,
+            min_stones: 7,
+            seed: 3,
+            patterns: false,
+            alternatives: 2,
+            pick: Pick::Favourites(&evaluator),
+        };
+        let samples = sample_game(&game, &[], 0, &options).unwrap();
+        let mut checked = 0;
+        for s in &samples {
+            let n = s.stones as usize;
+            let mut pb = PatternBoard::new(Board::standard());
+            for &p in &game.stones[..n] {
+                pb.play(p).unwrap();
+            }
+            let mover = pb.board().to_move();
+            let stone = game.stones[n];
+            // Every other near stone's value for the mover, on undecided positions.
+            let mut values: Vec<f64> = Vec::new();
+            let mut keeps = false;
+            for cell in 0..361 {
+                let p = Point::from_index(cell, 19);
+                if p == stone || !pb.board().is_empty_at(p) || !is_near(pb.board(), p) {
+                    continue;
+                }
+                pb.play(p).unwrap();
+                keeps = pb.board().to_move() == mover;
+                if decided(&pb).is_none() {
+                    let v = evaluator.win_probability(&pb);
+                    values.push(if keeps { v } else { 1.0 - v });
+                }
+                pb.undo();
+            }
+            values.sort_by(|a, b| b.total_cmp(a));
+            let model_of = |f: &Features| {
+                let v = evaluator.model_probability(f, n + 1);
+                if keeps {
+                    v
+                } else {
+                    1.0 - v
+                }
+            };
+            for (k, c) in s.comparisons.iter().enumerate() {
+                let other = if keeps { &c.worse } else { &c.better };
+                assert!(
+                    (model_of(other) - values[k]).abs() < 1e-6,
+                    "stone {n}: favourite {k}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 5, "{checked} favourites checked");
+    }
+
+    #[test]
     fn a_game_sampled_more_keeps_its_smaller_sample() {
         let game = parse_line(GAME).unwrap_or_else(|e| panic!("{e}"));
         let games = vec![game.clone(), game];
@@ -243,6 +485,8 @@ mod tests {
             min_stones: 7,
             seed: 9,
             patterns: false,
+            alternatives: 0,
+            pick: Pick::Random,
         };
         let stones = |s: &[Sample], g: u32| {
             s.iter()

@@ -4,11 +4,11 @@
 //! features; the quadratic logistic regression and the pattern term on top of it, their
 //! penalties chosen on the same inner split; then scoring them on held-out positions.
 
-use super::data::Sample;
+use super::data::{Preference, Sample};
 use super::logistic::{Logistic, LogisticOptions};
 use super::metrics::{Scores, Tally};
 use super::pattern_fit::{self, PatternFit, PatternRow};
-use super::quadratic::{self, QuadraticFit};
+use super::quadratic::{self, Comparisons, QuadraticFit};
 use liuzi::eval::logistic::LogisticPhase;
 use liuzi::eval::pattern_net::PatternNet;
 use liuzi::eval::qda::{sigmoid, PhaseModel, Shrinkage};
@@ -84,6 +84,9 @@ pub struct FitOptions {
     /// train on (0: the result alone; see `Sample::target`). The discriminant and the linear
     /// baseline fit the result; every score is taken against it.
     pub value_label_mix: f64,
+    /// Weight of the comparisons' mean log-loss in the quadratic's objective (0: they are not
+    /// used; see `quadratic::Comparisons`).
+    pub comparison_weight: f64,
 }
 
 fn rows<'a>(samples: &[&'a Sample]) -> Vec<&'a [f64]> {
@@ -128,10 +131,12 @@ fn log_loss(p: impl Fn(&[f64]) -> f64, samples: &[&Sample]) -> f64 {
 }
 
 /// Fits one phase on its training positions. `inner` marks the training positions of games
-/// set aside for choosing the regularisation.
+/// set aside for choosing the regularisation; `comparisons` are the phase's, each marked the
+/// same way (the quadratic trains on them too, with `options.comparison_weight`).
 pub fn fit_phase(
     train: &[&Sample],
     inner: &[bool],
+    comparisons: &[(&Preference, bool)],
     range: (u32, Option<u32>),
     options: &FitOptions,
 ) -> Result<PhaseFit, String> {
@@ -180,14 +185,27 @@ pub fn fit_phase(
     let logistic = Logistic::fit(&refs, &ys, options.logistic);
     let prior = ys.iter().filter(|&&y| y).count() as f64 / ys.len().max(1) as f64;
     let standardisation = (&model.center[..], &model.scale[..]);
-    let fit_quadratic = |samples: &[&Sample], l2: f64| {
+    let pairs_of = |only: Option<bool>| -> Vec<(&[f64], &[f64])> {
+        comparisons
+            .iter()
+            .filter(|(_, i)| only.is_none_or(|want| *i == want))
+            .map(|(c, _)| (&c.better[..], &c.worse[..]))
+            .collect()
+    };
+    let (all_pairs, fit_part_pairs) = (pairs_of(None), pairs_of(Some(false)));
+    let fit_quadratic = |samples: &[&Sample], pairs: &[(&[f64], &[f64])], l2: f64| {
         let ys: Vec<f64> = samples
             .iter()
             .map(|s| s.target(options.value_label_mix))
             .collect();
+        let comparisons = Comparisons {
+            pairs,
+            weight: options.comparison_weight,
+        };
         quadratic::fit(
             &rows(samples),
             &ys,
+            comparisons,
             range,
             standardisation,
             l2,
@@ -201,7 +219,7 @@ pub fn fit_phase(
             let (fit_part, check_part) = (part(false), part(true));
             let mut best = f64::INFINITY;
             for &l2 in grid {
-                let candidate = fit_quadratic(&fit_part, l2).phase;
+                let candidate = fit_quadratic(&fit_part, &fit_part_pairs, l2).phase;
                 let score = log_loss(|x| candidate.win_probability(x), &check_part);
                 quadratic_grid_scores.push((l2, score));
                 if score < best {
@@ -210,7 +228,7 @@ pub fn fit_phase(
                 }
             }
         }
-        quadratic = Some(fit_quadratic(train, quadratic_l2));
+        quadratic = Some(fit_quadratic(train, &all_pairs, quadratic_l2));
     }
     let (mut patterns, mut pattern_grid_scores) = (None, Vec::new());
     if let (Some(grid), Some(q)) = (&options.pattern_l2, &quadratic) {
@@ -218,7 +236,7 @@ pub fn fit_phase(
         if grid.len() > 1 {
             // The offsets of the inner split come from a quadratic fitted without its games.
             let (fit_part, check_part) = (part(false), part(true));
-            let inner_quadratic = fit_quadratic(&fit_part, q.l2).phase;
+            let inner_quadratic = fit_quadratic(&fit_part, &fit_part_pairs, q.l2).phase;
             let (fit_rows, check_rows) = (
                 pattern_rows(&fit_part, &inner_quadratic, options),
                 pattern_rows(&check_part, &inner_quadratic, options),
@@ -419,6 +437,7 @@ mod tests {
                     win: rng.gen::<f64>() < p,
                     value: Some(p),
                     decided: None,
+                    comparisons: Vec::new(),
                 }
             })
             .collect()
@@ -436,8 +455,9 @@ mod tests {
             pattern_l2: Some(vec![1e-2]),
             threads: 2,
             value_label_mix: mix,
+            comparison_weight: 0.0,
         };
-        fit_phase(&train, &inner, (0, None), &options).unwrap()
+        fit_phase(&train, &inner, &[], (0, None), &options).unwrap()
     }
 
     #[test]
