@@ -11,10 +11,16 @@ use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_liuzi-train");
 
-/// Games of random stones near earlier ones that take a six when one is on the board (71 stones
-/// at most: whole turns).
-fn write_games(path: &Path, n: usize) {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+/// Games from the centre stone to a six or 71 stones (whole turns): a six taken when there is
+/// one, a block four times in five, otherwise the stone `quiet` picks among the empty cells
+/// within 2 lines of a stone (given in board order).
+fn write_games_with(
+    path: &Path,
+    n: usize,
+    seed: u64,
+    quiet: impl Fn(&Board, &[Point], &mut Xoshiro256PlusPlus) -> Point,
+) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut lines = String::new();
     for _ in 0..n {
         let mut b = Board::standard();
@@ -31,7 +37,7 @@ fn write_games(path: &Path, n: usize) {
                     .legal_points()
                     .filter(|p| b.history().iter().any(|s| s.distance(*p) <= 2))
                     .collect();
-                near[rng.gen_range(0..near.len())]
+                quiet(&b, &near, &mut rng)
             };
             b.play(pick).unwrap();
         }
@@ -41,47 +47,56 @@ fn write_games(path: &Path, n: usize) {
     std::fs::write(path, lines).unwrap();
 }
 
+/// Games of random stones near earlier ones (see [`write_games_with`]).
+fn write_games(path: &Path, n: usize) {
+    write_games_with(path, n, 5, |_, near, rng| {
+        near[rng.gen_range(0..near.len())]
+    });
+}
+
 /// Games whose players mostly place a stone beside the most of their own (ties and one stone in
-/// ten at random, near the stones), taking a six or blocking when they can: a mover's stone is
-/// better than a random one, which comparisons can learn.
+/// ten at random): a mover's stone is better than a random one, which comparisons can learn.
 fn write_builders_games(path: &Path, n: usize) {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
-    let mut lines = String::new();
-    for _ in 0..n {
-        let mut b = Board::standard();
-        b.play(Point::new(9, 9)).unwrap();
-        while !b.is_over() && b.stone_count() < 71 {
-            let wins = liuzi::patterns::winning_points(&b);
-            let blocks = liuzi::patterns::blocking_points(&b);
-            let near: Vec<Point> = b
-                .legal_points()
-                .filter(|p| b.history().iter().any(|s| s.distance(*p) <= 2))
-                .collect();
-            let own = |p: Point| {
-                let mover = b.to_move();
-                b.history()
-                    .iter()
-                    .enumerate()
-                    .filter(|(k, s)| Board::color_of_stone(*k) == mover && s.distance(p) <= 1)
-                    .count()
-            };
-            let pick = if !wins.is_empty() {
-                wins.to_points(19)[0]
-            } else if !blocks.is_empty() {
-                blocks.to_points(19)[0]
-            } else if rng.gen_bool(0.1) {
-                near[rng.gen_range(0..near.len())]
-            } else {
-                let most = near.iter().map(|&p| own(p)).max().unwrap();
-                let best: Vec<Point> = near.iter().copied().filter(|&p| own(p) == most).collect();
-                best[rng.gen_range(0..best.len())]
-            };
-            b.play(pick).unwrap();
+    write_games_with(path, n, 8, |b, near, rng| {
+        if rng.gen_bool(0.1) {
+            return near[rng.gen_range(0..near.len())];
         }
-        lines.push_str(&format_line(&GameRecord::from_board(&b)));
-        lines.push('\n');
-    }
-    std::fs::write(path, lines).unwrap();
+        let mover = b.to_move();
+        let own = |p: Point| {
+            b.history()
+                .iter()
+                .enumerate()
+                .filter(|(k, s)| Board::color_of_stone(*k) == mover && s.distance(p) <= 1)
+                .count()
+        };
+        let most = near.iter().map(|&p| own(p)).max().unwrap();
+        let best: Vec<Point> = near.iter().copied().filter(|&p| own(p) == most).collect();
+        best[rng.gen_range(0..best.len())]
+    });
+}
+
+/// `liuzi-train-eval --model quadratic` on the records `games` into `out` (phases split at 20
+/// stones, 30% held out, two threads), with `extra` options.
+fn train_quadratic(games: &str, out: &str, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "--games",
+        games,
+        "--out",
+        out,
+        "--phases",
+        "20",
+        "--validation",
+        "0.3",
+        "--threads",
+        "2",
+        "--model",
+        "quadratic",
+    ];
+    args.extend(extra);
+    Command::new(env!("CARGO_BIN_EXE_liuzi-train-eval"))
+        .args(&args)
+        .output()
+        .unwrap()
 }
 
 fn run(args: &[&str]) -> String {
@@ -487,31 +502,10 @@ fn train_eval_scores_a_baseline_on_the_same_held_out_positions() {
 /// engine evaluates it (compiled) scores what the trainer's own reference scored.
 #[test]
 fn train_eval_quadratic_model_writes_logistic_phases() {
-    const EVAL_BIN: &str = env!("CARGO_BIN_EXE_liuzi-train-eval");
     let dir = tempfile::tempdir().unwrap();
     let p = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
     write_games(Path::new(&p("g.games")), 60);
-    let train = |out: &str, extra: &[&str]| {
-        let mut args: Vec<String> = [
-            "--games",
-            &p("g.games"),
-            "--out",
-            &p(out),
-            "--phases",
-            "20",
-            "--validation",
-            "0.3",
-            "--threads",
-            "2",
-            "--model",
-            "quadratic",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        args.extend(extra.iter().map(|s| s.to_string()));
-        Command::new(EVAL_BIN).args(&args).output().unwrap()
-    };
+    let train = |out: &str, extra: &[&str]| train_quadratic(&p("g.games"), &p(out), extra);
     let out = train("q.eval", &[]);
     assert!(
         out.status.success(),
@@ -569,32 +563,13 @@ fn train_eval_quadratic_model_writes_logistic_phases() {
 /// than the same fit without it; the options' misuses are refused before anything is written.
 #[test]
 fn train_eval_comparisons_are_trained_and_scored() {
-    const EVAL_BIN: &str = env!("CARGO_BIN_EXE_liuzi-train-eval");
     let dir = tempfile::tempdir().unwrap();
     let p = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
     write_builders_games(Path::new(&p("g.games")), 80);
     let train = |out: &str, extra: &[&str]| {
-        let mut args: Vec<String> = [
-            "--games",
-            &p("g.games"),
-            "--out",
-            &p(out),
-            "--phases",
-            "20",
-            "--validation",
-            "0.3",
-            "--threads",
-            "2",
-            "--model",
-            "quadratic",
-            "--quadratic-l2",
-            "0.001",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        args.extend(extra.iter().map(|s| s.to_string()));
-        Command::new(EVAL_BIN).args(&args).output().unwrap()
+        let mut args = vec!["--quadratic-l2", "0.001"];
+        args.extend(extra);
+        train_quadratic(&p("g.games"), &p(out), &args)
     };
     let ok = |out: &std::process::Output| {
         assert!(
