@@ -619,6 +619,7 @@ fn train_eval_comparisons_are_trained_and_scored() {
             &["--comparisons", "2", "--comparison-pick", "favourites"][..],
             "--baseline",
         ),
+        (&["--comparison-pick", "favourites"][..], "--comparisons N"),
     ] {
         let bad = train("bad.eval", extra);
         assert!(!bad.status.success(), "{extra:?}");

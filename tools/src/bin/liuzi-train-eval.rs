@@ -486,6 +486,11 @@ fn run(cli: Cli) -> Result<(), String> {
                 .into(),
         );
     }
+    if cli.comparisons == 0
+        && (cli.comparison_weight != 1.0 || cli.comparison_pick != ComparisonPick::Random)
+    {
+        return Err("--comparison-weight and --comparison-pick need --comparisons N".into());
+    }
     if cli.comparisons > 0 {
         if cli.model != Model::Quadratic || cli.patterns || cli.net.is_some() {
             return Err(
