@@ -105,7 +105,7 @@ impl std::fmt::Debug for Pick<'_> {
 
 /// Alternatives to the game's stone are drawn from the empty cells at most this far (Chebyshev
 /// distance) from a stone on the board: where the search's candidates are.
-pub const COMPARISON_REACH: usize = 2;
+pub const COMPARISON_REACH: u32 = 2;
 
 /// The seeded sample of one game's positions (positions after 0..len stones, the final one
 /// excluded: it is over). `values[n]`, where given, is the search's value of the position
@@ -226,16 +226,10 @@ fn comparisons(
 
 /// Whether `p` is within [`COMPARISON_REACH`] of a stone.
 fn is_near(board: &Board, p: Point) -> bool {
-    let reach = COMPARISON_REACH as i32;
-    let size = board.size() as i32;
-    (-reach..=reach).any(|dx| {
-        (-reach..=reach).any(|dy| {
-            let (col, row) = (i32::from(p.col) + dx, i32::from(p.row) + dy);
-            (0..size).contains(&col)
-                && (0..size).contains(&row)
-                && board.get(Point::new(col as u8, row as u8)).is_some()
-        })
-    })
+    board
+        .history()
+        .iter()
+        .any(|s| s.distance(p) <= COMPARISON_REACH)
 }
 
 /// Samples every game on `threads` threads; samples come back in game order. `per_game[i]`,

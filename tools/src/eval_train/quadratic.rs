@@ -68,13 +68,16 @@ pub fn fit(
         theta: vec![0.0; dim],
     };
     // Expanded once: the minimiser reads them hundreds of times.
-    let mut phis = vec![0.0f64; rows.len() * dim];
     let mut z = vec![0.0; n];
-    for (row, phi) in rows.iter().zip(phis.chunks_exact_mut(dim)) {
+    let mut expand_row = |row: &[f64], out: &mut [f64]| {
         for k in 0..n {
             z[k] = (row[k] - phase.center[k]) / phase.scale[k];
         }
-        expand(&z, phi);
+        expand(&z, out);
+    };
+    let mut phis = vec![0.0f64; rows.len() * dim];
+    for (row, phi) in rows.iter().zip(phis.chunks_exact_mut(dim)) {
+        expand_row(row, phi);
     }
     // A comparison's row is the difference of its two expanded rows.
     let pairs = if comparisons.weight > 0.0 {
@@ -85,14 +88,8 @@ pub fn fit(
     let mut diffs = vec![0.0f64; pairs.len() * dim];
     let mut worse = vec![0.0; dim];
     for (&(b, w), diff) in pairs.iter().zip(diffs.chunks_exact_mut(dim)) {
-        for k in 0..n {
-            z[k] = (b[k] - phase.center[k]) / phase.scale[k];
-        }
-        expand(&z, diff);
-        for k in 0..n {
-            z[k] = (w[k] - phase.center[k]) / phase.scale[k];
-        }
-        expand(&z, &mut worse);
+        expand_row(b, diff);
+        expand_row(w, &mut worse);
         diff.iter_mut().zip(&worse).for_each(|(d, w)| *d -= w);
     }
     let count = rows.len().max(1) as f64;
