@@ -5,13 +5,15 @@
 # on the experts' openings (first two turns, shuffled by SEED). Rerun to resume.
 # Usage: scripts/ablation-match.sh VARIANT [GAMES] [SEED] [CONCURRENCY]
 #   PLAYOUTS (env): playouts a stone for both engines, default 1500.
-# Results: experiments/ablation/default-vs-VARIANT.{jsonl,txt}.
+#   DIR (env): the folder of VARIANT.toml and of the results, default experiments/ablation; e.g.
+#     DIR=experiments/tuning/selection for a setting's screen rather than an ablation.
+# Results: DIR/default-vs-VARIANT.{jsonl,txt}.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 variant="${1:?usage: scripts/ablation-match.sh VARIANT [GAMES] [SEED] [CONCURRENCY]}"
 games="${2:-200}"; seed="${3:-1}"; concurrency="${4:-1}"; playouts="${PLAYOUTS:-1500}"
 openings="${OPENINGS:-$root/../shared/data/littlegolem-experts.games}"
-here="$root/experiments/ablation"
+here="$root/${DIR:-experiments/ablation}"
 work="$root/target/ablation-match"
 # The players are frozen once, binaries and shipped files together, so that rebuilding or
 # retraining during a long run does not change them: the engines run in $work, where the

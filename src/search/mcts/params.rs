@@ -327,7 +327,7 @@ mod tests {
         p.validate().unwrap();
         assert_eq!(
             (p.exploration, p.prior_weight, p.prior_visits),
-            (0.25, 0.5, 5000.0)
+            (0.25, 0.3, 5000.0)
         );
         assert_eq!((p.threads, p.seed), (1, 0));
         assert_eq!(p.pair_order, PairOrder::Canonical);
