@@ -882,9 +882,11 @@ fn a_reused_root_expanded_deep_is_widened_when_asked() {
                 // Expanded on its second visit, the root four stones on was built deep in the
                 // first search (with later expansion it is first built as a root, uncut).
                 expand_visits: 2,
-                // With C 0.4 (the default until 2026-12-03) the first search reaches that root;
-                // a greedier tree may not.
+                // With C 0.4 and C_BT 0.5 (the defaults until 2026-12-03 and 2026-12-06) the
+                // first search reaches that root and both runs reach the same position; other
+                // trees may not.
                 exploration: 0.4,
+                prior_weight: 0.5,
                 // The root four stones on faces a threat; reused all the same, as this test is
                 // about the widening.
                 reuse_tree_under_threat: true,
@@ -992,6 +994,9 @@ fn a_first_stone_under_the_opponents_vcdt_is_searched_on_a_fresh_tree() {
         let mut s = Search::new(
             SearchParams {
                 reuse_tree_under_threat,
+                // The scenario was found with C_BT 0.5 (the default until 2026-12-06): the tree
+                // holds the threatened position with visits only if it expected the reply.
+                prior_weight: 0.5,
                 ..params(2000)
             },
             SimpleFactory,
