@@ -7,6 +7,7 @@ use clap::Parser;
 use liuzi::config::{EngineConfig, SearchKind};
 use liuzi_tools::match_runner::opening_args::OpeningArgs;
 use liuzi_tools::match_runner::openings::make_openings;
+use liuzi_tools::selfplay::play::ChildRecording;
 use liuzi_tools::selfplay::runner::{run_selfplay, RunPlan};
 use liuzi_tools::selfplay::settings::{content_name, run_settings};
 use std::path::PathBuf;
@@ -46,6 +47,14 @@ struct Cli {
     book: Option<PathBuf>,
     #[command(flatten)]
     openings: OpeningArgs,
+    /// Beside each searched stone's value, record up to N of the root's most visited stones with
+    /// their own visits and values (positions one stone off the game, for the evaluator's
+    /// trainer: `liuzi-train-eval --siblings-per-game`); 0 records none.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    children: usize,
+    /// ...only those with at least this many visits.
+    #[arg(long, default_value_t = 32, value_name = "V")]
+    child_min_visits: u32,
     /// Seed of the run: game i's engine seed comes from it and i.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -100,12 +109,28 @@ fn run(cli: &Cli) -> Result<bool, String> {
         None => cli.openings.describe(),
     };
     let openings = make_openings(&source, config.engine.board_size, cli.games)?;
+    let children = ChildRecording {
+        count: cli.children,
+        min_visits: cli.child_min_visits,
+    };
+    let mut settings = run_settings(&config, &openings_text, cli.seed)?;
+    if children.count > 0 {
+        // Only then: files written without children keep their headers and resume.
+        settings.insert(
+            "children".into(),
+            format!(
+                "{} of at least {} visits",
+                children.count, children.min_visits
+            ),
+        );
+    }
     let plan = RunPlan {
         config: &config,
-        settings: run_settings(&config, &openings_text, cli.seed)?,
+        settings,
         openings,
         seed: cli.seed,
         concurrency: cli.concurrency.max(1),
+        children,
     };
     let installed = ctrlc::set_handler(|| {
         if !STOP.swap(true, Ordering::SeqCst) {

@@ -21,7 +21,7 @@ use liuzi_tools::eval_train::logistic::{neg_log_likelihood, LogisticOptions};
 use liuzi_tools::eval_train::metrics::{Scores, Tally};
 use liuzi_tools::eval_train::net_fit::{self, EpochScores, NetOptions, NetRow};
 use liuzi_tools::report::file_names;
-use liuzi_tools::selfplay::training::{read_selfplay, ValuedGame};
+use liuzi_tools::selfplay::training::{read_selfplay, Sibling, ValuedGame};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -52,6 +52,12 @@ struct Cli {
     /// taken against the game's result.
     #[arg(long, default_value_t = 0.0, value_name = "L")]
     value_label_mix: f64,
+    /// Up to K positions a self-play game one stone off it (the root stones the search
+    /// compared with the one played, recorded by `liuzi-selfplay --children`), each labelled
+    /// by the search's value of its stone alone; training games only (held-out scores stay on
+    /// the games' own positions). Needs --model quadratic.
+    #[arg(long, default_value_t = 0, value_name = "K", requires = "selfplay")]
+    siblings_per_game: usize,
     /// Comparison training: at each sampled position, the game's stone is compared with N
     /// other stones near the fight, and the quadratic form also learns to value the position
     /// after the game's stone above the others for its mover (0: off). Needs --model
@@ -328,6 +334,9 @@ struct Report {
     inputs: Vec<String>,
     /// `--value-label-mix`: the weight of the search's values in the quadratic's labels.
     value_label_mix: f64,
+    /// `--siblings-per-game`, and the positions one stone off a self-play game trained on.
+    siblings_per_game: usize,
+    sibling_positions: usize,
     output: String,
     seed: u64,
     /// What the file stores.
@@ -486,6 +495,11 @@ fn run(cli: Cli) -> Result<(), String> {
                 .into(),
         );
     }
+    if cli.siblings_per_game > 0 && cli.model != Model::Quadratic {
+        return Err(
+            "--siblings-per-game trains on the search's values: it needs --model quadratic".into(),
+        );
+    }
     if cli.comparisons == 0
         && (cli.comparison_weight != 1.0 || cli.comparison_pick != ComparisonPick::Random)
     {
@@ -525,8 +539,9 @@ fn run(cli: Cli) -> Result<(), String> {
         None => None,
     };
     let mut games: Vec<GameRecord> = Vec::new();
-    // The searched values of each game (empty for record files), by index.
+    // The searched values and sibling positions of each game (empty for record files), by index.
     let mut values: Vec<Vec<Option<f32>>> = Vec::new();
+    let mut siblings: Vec<Vec<Sibling>> = Vec::new();
     // The input file of each game, by index.
     let mut input_of: Vec<usize> = Vec::new();
     for (i, path) in inputs.iter().enumerate() {
@@ -537,6 +552,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 .map(|record| ValuedGame {
                     record,
                     values: Vec::new(),
+                    siblings: Vec::new(),
                 })
                 .collect()
         } else {
@@ -547,6 +563,7 @@ fn run(cli: Cli) -> Result<(), String> {
         for game in read {
             games.push(game.record);
             values.push(game.values);
+            siblings.push(game.siblings);
         }
     }
     if let Some(max) = cli.max_games {
@@ -563,6 +580,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 .as_ref()
                 .is_some_and(|b| b.pattern_tables().is_some() || b.pattern_net().is_some()),
         alternatives: cli.comparisons,
+        siblings: cli.siblings_per_game,
         pick: match (cli.comparison_pick, &baseline) {
             (ComparisonPick::Favourites, Some(b)) => Pick::Favourites(b),
             _ => Pick::Random,
@@ -573,20 +591,26 @@ fn run(cli: Cli) -> Result<(), String> {
         .take(games.len())
         .map(|&i| per_game_in[i].unwrap_or(cli.per_game))
         .collect();
-    let (samples, skipped) = sample_games(&games, &values, &options, &per_game, threads);
+    let (mut samples, skipped) =
+        sample_games(&games, &values, &siblings, &options, &per_game, threads);
     let held_out = validation_games(games.len(), cli.validation, cli.seed);
+    // Sibling positions train only: the held-out scores stay on the games' own positions.
+    samples.retain(|s| !(s.sibling && held_out[s.game as usize]));
+    let sibling_count = samples.iter().filter(|s| s.sibling).count();
     // A fifth of the training games choose the shrinkage (a second seeded split).
     let inner_games = validation_games(games.len(), 0.2, cli.seed.wrapping_add(0x5EED));
     let (val, train): (Vec<_>, Vec<_>) = samples.iter().partition(|s| held_out[s.game as usize]);
     let used: std::collections::HashSet<u32> = samples.iter().map(|s| s.game).collect();
     let games_validation = used.iter().filter(|&&g| held_out[g as usize]).count();
     eprintln!(
-        "{} games used ({} validation), {} skipped ({:?}); {} training and {} validation positions",
+        "{} games used ({} validation), {} skipped ({:?}); {} training ({} of them one stone off \
+         a self-play game) and {} validation positions",
         used.len(),
         games_validation,
         games.len() - used.len(),
         skipped,
         train.len(),
+        sibling_count,
         val.len()
     );
 
@@ -897,6 +921,8 @@ fn run(cli: Cli) -> Result<(), String> {
         spec: features::spec_id(),
         inputs: inputs.iter().map(|p| p.display().to_string()).collect(),
         value_label_mix: cli.value_label_mix,
+        siblings_per_game: cli.siblings_per_game,
+        sibling_positions: sibling_count,
         output: cli.out.display().to_string(),
         seed: cli.seed,
         model: cli.model,

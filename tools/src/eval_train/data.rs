@@ -2,7 +2,8 @@
 //! result from the side to move's point of view (and, for self-play games, the search's value
 //! of the position), a seeded sample per game, split by game; and, where asked, comparisons:
 //! the position after the game's stone against the positions after other stones near the fight
-//! (docs/evaluator.md, comparison training).
+//! (docs/evaluator.md, comparison training); and, for self-play games that recorded them, the
+//! positions one stone off the game that the search compared, labelled by its values.
 
 use liuzi::eval::{decided, features, pattern_term, Evaluator, Features, PatternCounts};
 use liuzi::patterns::PatternBoard;
@@ -11,6 +12,8 @@ use liuzi::rules::{Board, Point};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::selfplay::training::Sibling;
 
 /// One sampled position.
 #[derive(Clone, Debug)]
@@ -32,6 +35,9 @@ pub struct Sample {
     /// The game's stone from this position compared with other stones (empty unless asked
     /// for): positions of `stones + 1` stones.
     pub comparisons: Vec<Preference>,
+    /// A position one stone off the game (a root stone the search compared with the one
+    /// played): labelled by the search's value alone, never held out.
+    pub sibling: bool,
 }
 
 /// Two positions after one stone from the same position, the game's stone and another: the
@@ -48,9 +54,11 @@ impl Sample {
     /// The soft label the fits train on: `(1 − mix)·result + mix·value` where the search's
     /// value is recorded, the result alone elsewhere. At `mix` 0 it is exactly 0 or 1, the
     /// hard label (scores are always taken against the result).
+    /// A sibling's label is the search's value alone: the game's result is not its own.
     pub fn target(&self, mix: f64) -> f64 {
         let result = f64::from(u8::from(self.win));
         match self.value {
+            Some(value) if self.sibling => value,
             Some(value) if mix > 0.0 => (1.0 - mix) * result + mix * value,
             _ => result,
         }
@@ -80,6 +88,8 @@ pub struct SampleOptions<'a> {
     /// Other stones compared with the game's stone at each sampled position (0: none), from
     /// the empty cells within [`COMPARISON_REACH`] of a stone.
     pub alternatives: usize,
+    /// Sibling positions drawn per game, from those its record holds (0: none).
+    pub siblings: usize,
     /// How those stones are chosen.
     pub pick: Pick<'a>,
 }
@@ -109,10 +119,13 @@ pub const COMPARISON_REACH: u32 = 2;
 
 /// The seeded sample of one game's positions (positions after 0..len stones, the final one
 /// excluded: it is over). `values[n]`, where given, is the search's value of the position
-/// before stone n for its mover. Empty with the reason when the game cannot be used.
+/// before stone n for its mover; up to `options.siblings` of `siblings` (positions one stone
+/// off the game, in stone order) are drawn too, from their own seeded stream, after the
+/// game's positions. Empty with the reason when the game cannot be used.
 pub fn sample_game(
     game: &GameRecord,
     values: &[Option<f32>],
+    siblings: &[Sibling],
     index: u32,
     options: &SampleOptions,
 ) -> Result<Vec<Sample>, &'static str> {
@@ -130,10 +143,23 @@ pub fn sample_game(
     chosen.shuffle(&mut rng);
     chosen.truncate(options.per_game);
     chosen.sort_unstable();
+    let mut off_game: Vec<&Sibling> = siblings.iter().collect();
+    if options.siblings > 0 {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(
+            options.seed ^ (index as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03),
+        );
+        off_game.shuffle(&mut rng);
+    }
+    off_game.truncate(options.siblings);
+    off_game.sort_by_key(|s| s.before);
+    let mut off_game = off_game.into_iter().peekable();
     let mut pb = PatternBoard::new(Board::standard());
-    let mut samples = Vec::with_capacity(chosen.len());
+    let mut samples = Vec::with_capacity(chosen.len() + options.siblings);
     let mut next = chosen.iter().peekable();
     for (n, &stone) in game.stones.iter().enumerate() {
+        while let Some(sibling) = off_game.next_if(|s| s.before == n) {
+            samples.push(sibling_sample(&mut pb, sibling, winner, index, options)?);
+        }
         if next.peek() == Some(&&n) {
             next.next();
             let board = pb.board();
@@ -149,6 +175,7 @@ pub fn sample_game(
                 value: values.get(n).copied().flatten().map(f64::from),
                 decided: decided(&pb),
                 comparisons: Vec::new(),
+                sibling: false,
             });
             if options.alternatives > 0 {
                 let last = samples.last_mut().expect("just pushed");
@@ -158,6 +185,39 @@ pub fn sample_game(
         pb.play(stone).map_err(|_| "unplayable")?;
     }
     Ok(samples)
+}
+
+/// The position after `sibling`'s stone from `pb`'s position, labelled by the search's value
+/// for its side to move (the mover's when the stone was its turn's first). `pb` is left as it
+/// was.
+fn sibling_sample(
+    pb: &mut PatternBoard,
+    sibling: &Sibling,
+    winner: liuzi::rules::Color,
+    index: u32,
+    options: &SampleOptions,
+) -> Result<Sample, &'static str> {
+    let mover = pb.board().to_move();
+    pb.play(sibling.stone).map_err(|_| "unplayable")?;
+    let board = pb.board();
+    let to_move = board.to_move();
+    let value = f64::from(sibling.value);
+    let sample = Sample {
+        game: index,
+        stones: board.stone_count() as u32,
+        features: features::extract(&*pb),
+        patterns: match options.patterns {
+            true => pattern_term::counts(&*pb),
+            false => PatternCounts::default(),
+        },
+        win: to_move == winner,
+        value: Some(if to_move == mover { value } else { 1.0 - value }),
+        decided: decided(&*pb),
+        comparisons: Vec::new(),
+        sibling: true,
+    };
+    pb.undo();
+    Ok(sample)
 }
 
 /// The game's `stone` from `pb`'s position against up to `options.alternatives` other stones
@@ -235,10 +295,12 @@ fn is_near(board: &Board, p: Point) -> bool {
 /// Samples every game on `threads` threads; samples come back in game order. `per_game[i]`,
 /// where given, replaces `options.per_game` for game `i` (an input file weighted more or less:
 /// a game's larger sample starts with its smaller one, the draw order being the same), and
-/// `values[i]`, where given, are game `i`'s searched values (see [`sample_game`]).
+/// `values[i]` and `siblings[i]`, where given, are game `i`'s searched values and sibling
+/// positions (see [`sample_game`]).
 pub fn sample_games(
     games: &[GameRecord],
     values: &[Vec<Option<f32>>],
+    siblings: &[Vec<Sibling>],
     options: &SampleOptions,
     per_game: &[usize],
     threads: usize,
@@ -259,7 +321,9 @@ pub fn sample_games(
                             ..*options
                         };
                         let game_values = values.get(index).map_or(&[][..], Vec::as_slice);
-                        match sample_game(game, game_values, index as u32, &options) {
+                        let game_siblings = siblings.get(index).map_or(&[][..], Vec::as_slice);
+                        match sample_game(game, game_values, game_siblings, index as u32, &options)
+                        {
                             Ok(samples) => out.extend(samples),
                             Err("no_winner") => skipped.no_winner += 1,
                             Err("too_short") => skipped.too_short += 1,
@@ -315,16 +379,17 @@ mod tests {
             seed: 1,
             patterns: true,
             alternatives: 0,
+            siblings: 0,
             pick: Pick::Random,
         };
-        let a = sample_game(&game, &[], 3, &options).unwrap();
-        let b = sample_game(&game, &[], 3, &options).unwrap();
+        let a = sample_game(&game, &[], &[], 3, &options).unwrap();
+        let b = sample_game(&game, &[], &[], 3, &options).unwrap();
         assert_eq!(a.len(), 5);
         let stones = |s: &[Sample]| s.iter().map(|x| x.stones).collect::<Vec<_>>();
         assert_eq!(stones(&a), stones(&b));
         assert_ne!(
             stones(&a),
-            stones(&sample_game(&game, &[], 4, &options).unwrap())
+            stones(&sample_game(&game, &[], &[], 4, &options).unwrap())
         );
         for s in &a {
             let black_to_move =
@@ -338,6 +403,7 @@ mod tests {
         }
         let all = sample_game(
             &game,
+            &[],
             &[],
             0,
             &SampleOptions {
@@ -353,7 +419,10 @@ mod tests {
             min_stones: 1000,
             ..options
         };
-        assert_eq!(sample_game(&game, &[], 0, &short).unwrap_err(), "too_short");
+        assert_eq!(
+            sample_game(&game, &[], &[], 0, &short).unwrap_err(),
+            "too_short"
+        );
     }
 
     #[test]
@@ -365,14 +434,15 @@ mod tests {
             seed: 3,
             patterns: false,
             alternatives: 0,
+            siblings: 0,
             pick: Pick::Random,
         };
         let compared = SampleOptions {
             alternatives: 3,
             ..plain
         };
-        let a = sample_game(&game, &[], 0, &plain).unwrap();
-        let b = sample_game(&game, &[], 0, &compared).unwrap();
+        let a = sample_game(&game, &[], &[], 0, &plain).unwrap();
+        let b = sample_game(&game, &[], &[], 0, &compared).unwrap();
         // The same positions, whether compared or not.
         assert_eq!(
             a.iter().map(|s| s.stones).collect::<Vec<_>>(),
@@ -421,9 +491,10 @@ mod tests {
             seed: 3,
             patterns: false,
             alternatives: 2,
+            siblings: 0,
             pick: Pick::Favourites(&evaluator),
         };
-        let samples = sample_game(&game, &[], 0, &options).unwrap();
+        let samples = sample_game(&game, &[], &[], 0, &options).unwrap();
         let mut checked = 0;
         for s in &samples {
             let n = s.stones as usize;
@@ -471,6 +542,83 @@ mod tests {
     }
 
     #[test]
+    fn siblings_are_the_positions_off_the_game_labelled_by_their_value_for_the_side_to_move() {
+        let game = parse_line(GAME).unwrap_or_else(|e| panic!("{e}"));
+        // Before stone 3 (Black's turn's first: Black keeps the move), before stone 4 (its
+        // second: White moves next) and before stone 6 (White's second).
+        let siblings = [
+            Sibling {
+                before: 3,
+                stone: Point::new(9, 12),
+                value: 0.8,
+            },
+            Sibling {
+                before: 4,
+                stone: Point::new(9, 13),
+                value: 0.8,
+            },
+            Sibling {
+                before: 6,
+                stone: Point::new(3, 3),
+                value: 0.3,
+            },
+        ];
+        let options = SampleOptions {
+            per_game: 4,
+            min_stones: 7,
+            seed: 2,
+            patterns: true,
+            alternatives: 0,
+            siblings: 0,
+            pick: Pick::Random,
+        };
+        let plain = sample_game(&game, &[], &siblings, 0, &options).unwrap();
+        assert!(plain.iter().all(|s| !s.sibling), "none asked for");
+        let with = |k| SampleOptions {
+            siblings: k,
+            ..options
+        };
+        let all = sample_game(&game, &[], &siblings, 0, &with(10)).unwrap();
+        // The game's own positions are the same draw with or without siblings.
+        let own: Vec<u32> = all
+            .iter()
+            .filter(|s| !s.sibling)
+            .map(|s| s.stones)
+            .collect();
+        assert_eq!(own, plain.iter().map(|s| s.stones).collect::<Vec<_>>());
+        let off: Vec<&Sample> = all.iter().filter(|s| s.sibling).collect();
+        assert_eq!(off.len(), 3);
+        for (s, sibling) in off.iter().zip(&siblings) {
+            let mut pb = PatternBoard::new(Board::standard());
+            for &p in &game.stones[..sibling.before] {
+                pb.play(p).unwrap();
+            }
+            let mover = pb.board().to_move();
+            pb.play(sibling.stone).unwrap();
+            assert_eq!(s.stones as usize, sibling.before + 1);
+            assert_eq!(
+                s.features,
+                features::extract(&pb),
+                "the position after the sibling"
+            );
+            let keeps = pb.board().to_move() == mover;
+            let value = f64::from(sibling.value);
+            let want = if keeps { value } else { 1.0 - value };
+            assert_eq!(keeps, sibling.before == 3, "only stone 3 begins a turn");
+            assert!(
+                (s.value.unwrap() - want).abs() < 1e-6,
+                "{sibling:?}: {:?}",
+                s.value
+            );
+            // Labelled by the value alone, whatever the mix and the game's result.
+            assert_eq!(s.target(0.0), s.value.unwrap());
+            assert_eq!(s.target(0.5), s.value.unwrap());
+        }
+        let one = sample_game(&game, &[], &siblings, 0, &with(1)).unwrap();
+        assert_eq!(one.iter().filter(|s| s.sibling).count(), 1);
+    }
+
+    #[test]
     fn a_game_sampled_more_keeps_its_smaller_sample() {
         let game = parse_line(GAME).unwrap_or_else(|e| panic!("{e}"));
         let games = vec![game.clone(), game];
@@ -480,6 +628,7 @@ mod tests {
             seed: 9,
             patterns: false,
             alternatives: 0,
+            siblings: 0,
             pick: Pick::Random,
         };
         let stones = |s: &[Sample], g: u32| {
@@ -488,8 +637,8 @@ mod tests {
                 .map(|x| x.stones)
                 .collect::<Vec<_>>()
         };
-        let (even, _) = sample_games(&games, &[], &options, &[], 2);
-        let (weighted, _) = sample_games(&games, &[], &options, &[3, 6], 2);
+        let (even, _) = sample_games(&games, &[], &[], &options, &[], 2);
+        let (weighted, _) = sample_games(&games, &[], &[], &options, &[3, 6], 2);
         assert_eq!(
             stones(&even, 0),
             stones(&weighted, 0),

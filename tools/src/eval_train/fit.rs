@@ -438,6 +438,7 @@ mod tests {
                     value: Some(p),
                     decided: None,
                     comparisons: Vec::new(),
+                    sibling: false,
                 }
             })
             .collect()

@@ -3,11 +3,12 @@
 //! root's value for the mover. One search thread and a fixed playout count make the game a
 //! function of its seed and opening.
 
-use super::record::{GameEntry, How, Mover, StoneEntry};
+use super::record::{ChildEntry, GameEntry, How, Mover, StoneEntry};
 use crate::match_runner::outcome::Winner;
 use crate::match_runner::results::format_moves;
 use liuzi::config::EngineConfig;
 use liuzi::engine::{build_generator, load_book, Analysis, Decision, Engine, NoAnalysis, NoSearch};
+use liuzi::notation::format_games;
 use liuzi::rules::{GameResult, Point};
 
 /// What game to play.
@@ -49,16 +50,46 @@ pub fn root_value(analysis: &Analysis) -> Option<(f32, u32)> {
     ))
 }
 
+/// Which root stones of a searched position a game records beside its value
+/// (`liuzi-selfplay --children`, `--child-min-visits`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ChildRecording {
+    /// At most this many, the most visited first; 0 records none.
+    pub count: usize,
+    /// Only stones with at least this many visits: a value of a few playouts is noise.
+    pub min_visits: u32,
+}
+
+/// The root stones `recording` asks for, most visited first (ties in the search's order).
+pub fn recorded_children(analysis: &Analysis, recording: ChildRecording) -> Vec<ChildEntry> {
+    let mut kept: Vec<_> = analysis
+        .children
+        .iter()
+        .filter(|c| c.visits >= recording.min_visits.max(1))
+        .filter_map(|c| Some((c.point, c.visits, c.win_rate?)))
+        .collect();
+    kept.sort_by_key(|&(_, visits, _)| std::cmp::Reverse(visits));
+    kept.truncate(recording.count);
+    kept.into_iter()
+        .map(|(point, visits, value)| ChildEntry {
+            stone: format_games(point),
+            visits,
+            value,
+        })
+        .collect()
+}
+
 /// How the engine chose the stone it just played, from what it kept of the choice.
-fn entry_of(engine: &Engine, mover: Mover) -> StoneEntry {
-    let searched = |value: Option<(f32, u32)>| StoneEntry {
+fn entry_of(engine: &Engine, mover: Mover, recording: ChildRecording) -> StoneEntry {
+    let searched = |value: Option<(f32, u32)>, children| StoneEntry {
         mover,
         how: How::Searched,
         value: value.map(|v| v.0),
         visits: value.map(|v| v.1),
+        children,
     };
     if let Some(analysis) = engine.analysis() {
-        return searched(root_value(analysis));
+        return searched(root_value(analysis), recorded_children(analysis, recording));
     }
     let how = match engine.no_analysis() {
         NoAnalysis::Unsearched(_, NoSearch::Opening) => How::Centre,
@@ -67,22 +98,24 @@ fn entry_of(engine: &Engine, mover: Mover) -> StoneEntry {
         NoAnalysis::Unsearched(_, NoSearch::Decided(Decision::ForcedBlock)) => How::Forced,
         NoAnalysis::Unsearched(_, NoSearch::Decided(Decision::Proven)) => How::Proven,
         // A search that left no statistics: searched, without a value.
-        _ => return searched(None),
+        _ => return searched(None, Vec::new()),
     };
     StoneEntry {
         mover,
         how,
         value: None,
         visits: None,
+        children: Vec::new(),
     }
 }
 
-/// Plays `job` with `config` (threads and playouts already set; the seed is the job's).
-/// `Ok(None)` when `should_stop` said so before the game ended: the game is dropped, and a resumed
-/// run plays it again from the start.
+/// Plays `job` with `config` (threads and playouts already set; the seed is the job's),
+/// recording the root stones `recording` asks for. `Ok(None)` when `should_stop` said so
+/// before the game ended: the game is dropped, and a resumed run plays it again from the start.
 pub fn play_game(
     config: &EngineConfig,
     job: &GameJob,
+    recording: ChildRecording,
     should_stop: &dyn Fn() -> bool,
 ) -> Result<Option<GameEntry>, String> {
     let mut config = config.clone();
@@ -106,7 +139,7 @@ pub fn play_game(
         engine
             .genmove(colour)
             .map_err(|e| format!("game {}: {e}", job.index))?;
-        stones.push(entry_of(&engine, colour.into()));
+        stones.push(entry_of(&engine, colour.into(), recording));
     }
     let (result, reason) = match engine.board().result() {
         GameResult::Win(colour) => (Winner::of(colour), "six"),

@@ -68,6 +68,21 @@ pub struct StoneEntry {
     /// Searched stones: the root's visits (playouts, with those a reused tree brought).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub visits: Option<u32>,
+    /// Searched stones, with `liuzi-selfplay --children`: the root's most visited stones,
+    /// played or not, each with its own visits and value for the mover (positions one stone off
+    /// the game that the search compared, for the evaluator's trainer).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<ChildEntry>,
+}
+
+/// One of a searched position's root stones.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChildEntry {
+    /// The stone, in `.games` notation (as in the game's moves).
+    pub stone: String,
+    pub visits: u32,
+    /// Its win rate for the mover, the side to move at the root.
+    pub value: f32,
 }
 
 /// One finished game.

@@ -3,7 +3,7 @@
 //! synced line. A raised stop flag (SIGINT/SIGTERM) lets the line being written finish and
 //! drops the games in progress; a resumed run plays them again, the same way.
 
-use super::play::{game_seed, play_game, GameJob};
+use super::play::{game_seed, play_game, ChildRecording, GameJob};
 use super::record::{parse_contents, Header, Line, FORMAT};
 use super::settings::check_same;
 use crate::line_file::{LineFile, Opener};
@@ -26,6 +26,8 @@ pub struct RunPlan<'a> {
     pub seed: u64,
     /// Games played at once, each on its own thread.
     pub concurrency: usize,
+    /// The root stones recorded beside each searched stone's value.
+    pub children: ChildRecording,
 }
 
 /// How a run went.
@@ -125,7 +127,7 @@ pub fn run_selfplay(plan: &RunPlan, out: &Path, stop: &AtomicBool) -> Result<Run
         };
         let game_start = Instant::now();
         let should_stop = || stop.load(Ordering::SeqCst) || failed.load(Ordering::SeqCst);
-        let played = play_game(plan.config, job, &should_stop);
+        let played = play_game(plan.config, job, plan.children, &should_stop);
         let entry = match played {
             Ok(Some(entry)) => entry,
             Ok(None) => return,

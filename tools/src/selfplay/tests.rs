@@ -1,11 +1,12 @@
 //! The generator's promises, on real games at a few playouts a stone: a resumed file ends up
 //! the file of an uninterrupted run, a file of other settings is refused, and a recorded value
-//! is the mover's.
+//! is the mover's, and so are the root stones recorded beside it.
 
-use super::play::{game_seed, play_game, root_value, GameJob};
-use super::record::{parse_contents, How, Mover};
+use super::play::{game_seed, play_game, recorded_children, root_value, ChildRecording, GameJob};
+use super::record::{parse_contents, Header, How, Line, Mover, FORMAT};
 use super::runner::{run_selfplay, RunPlan};
 use super::settings::run_settings;
+use super::training::read_selfplay;
 use crate::match_runner::openings::{make_openings, OpeningSource};
 use crate::match_runner::outcome::Winner;
 use liuzi::config::EngineConfig;
@@ -36,6 +37,7 @@ fn plan(config: &EngineConfig, games: usize) -> RunPlan<'_> {
         openings: make_openings(&source, 19, games).unwrap(),
         seed: 5,
         concurrency: 1,
+        children: ChildRecording::default(),
     }
 }
 
@@ -150,7 +152,13 @@ fn a_recorded_value_is_the_movers() {
             seed: 3,
             opening: two_open_fours(winner_is_black),
         };
-        let game = play_game(&config, &job, &|| false).unwrap().unwrap();
+        let recording = ChildRecording {
+            count: 3,
+            min_visits: 1,
+        };
+        let game = play_game(&config, &job, recording, &|| false)
+            .unwrap()
+            .unwrap();
         let (winner, loser) = match winner_is_black {
             true => (Winner::Black, Mover::White),
             false => (Winner::White, Mover::Black),
@@ -168,8 +176,89 @@ fn a_recorded_value_is_the_movers() {
             assert_eq!(s.mover, loser, "only the lost side searches: {game:?}");
             assert!(s.value.unwrap() < 0.2, "the loser's value: {game:?}");
             assert!(s.visits.unwrap() > 0);
+            assert!((1..=3).contains(&s.children.len()), "{game:?}");
+            for pair in s.children.windows(2) {
+                assert!(
+                    pair[0].visits >= pair[1].visits,
+                    "most visited first: {game:?}"
+                );
+            }
+            // Every stone of a lost position loses: the children's values are the loser's.
+            assert!(s.children.iter().all(|c| c.value < 0.3), "{game:?}");
         }
+
+        // Read back for training: the recorded stones other than the one played, each before
+        // its stone, with its value.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.jsonl");
+        let header = Line::Header(Header {
+            selfplay_format: FORMAT,
+            settings: Default::default(),
+        });
+        let text = [header, Line::Game(game.clone())]
+            .iter()
+            .map(|line| serde_json::to_string(line).unwrap() + "\n")
+            .collect::<String>();
+        std::fs::write(&path, text).unwrap();
+        let read = read_selfplay(&path, None).unwrap();
+        let stones = &read[0].record.stones;
+        let mut expected = Vec::new();
+        for (k, entry) in game.stones.iter().enumerate() {
+            let before = game.opening_stones + k;
+            for c in &entry.children {
+                let p = liuzi::notation::parse_games(&c.stone, 19).unwrap();
+                if p != stones[before] {
+                    expected.push((before, p, c.value));
+                }
+            }
+        }
+        let got: Vec<_> = read[0]
+            .siblings
+            .iter()
+            .map(|s| (s.before, s.stone, s.value))
+            .collect();
+        assert_eq!(got, expected);
+        assert!(got.iter().all(|&(before, p, _)| p != stones[before]));
     }
+}
+
+#[test]
+fn recorded_children_are_the_most_visited_with_enough_visits() {
+    let child = |col, visits, win_rate| ChildAnalysis {
+        point: Point::new(col, 0),
+        prior: 0.1,
+        visits,
+        win_rate,
+        pv: Vec::new(),
+    };
+    let analysis = Analysis {
+        children: vec![
+            child(0, 5, Some(0.9)),
+            child(1, 40, Some(0.6)),
+            child(2, 0, None),
+            child(3, 90, Some(0.7)),
+            child(4, 12, Some(0.2)),
+        ],
+        ..Analysis::default()
+    };
+    let recording = |count, min_visits| ChildRecording { count, min_visits };
+    let stones = |count, min_visits| {
+        recorded_children(&analysis, recording(count, min_visits))
+            .iter()
+            .map(|c| (c.stone.clone(), c.visits, c.value))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        stones(8, 10),
+        vec![
+            ("d1".into(), 90, 0.7),
+            ("b1".into(), 40, 0.6),
+            ("e1".into(), 12, 0.2)
+        ]
+    );
+    assert_eq!(stones(1, 10), vec![("d1".into(), 90, 0.7)]);
+    assert_eq!(stones(8, 0).len(), 4, "never a stone without a value");
+    assert!(stones(0, 1).is_empty());
 }
 
 #[test]

@@ -1,12 +1,14 @@
 //! Self-play games as the evaluator's trainer reads them: each game as a record (stones and
 //! result) with, for every position, the search's value for the side to move where the stone
-//! played from it was searched.
+//! played from it was searched, and the root stones recorded beside it (`--children`).
 
 use super::record::parse_contents;
 use crate::line_file::read_line_file_text;
 use crate::match_runner::outcome::Winner;
 use crate::match_runner::results::parse_moves;
+use liuzi::notation::parse_games;
 use liuzi::records::{GameRecord, RecordResult};
+use liuzi::rules::Point;
 use std::path::Path;
 
 /// A game and its searched values: `values[n]` is the value for the side to move of the
@@ -15,6 +17,17 @@ use std::path::Path;
 pub struct ValuedGame {
     pub record: GameRecord,
     pub values: Vec<Option<f32>>,
+    /// The recorded root stones other than the one played, in stone order.
+    pub siblings: Vec<Sibling>,
+}
+
+/// A position one stone off the game: the one before stone `before` with `stone` played
+/// instead, and the search's value of that stone for its mover (the side to move before it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sibling {
+    pub before: usize,
+    pub stone: Point,
+    pub value: f32,
 }
 
 /// Reads the games of a `liuzi-selfplay` file (a torn last line, left by a run still writing
@@ -57,6 +70,27 @@ pub fn read_selfplay(path: &Path, below: Option<usize>) -> Result<Vec<ValuedGame
             }
             let mut values = vec![None; game.opening_stones];
             values.extend(game.stones.iter().map(|s| s.value));
+            let mut siblings = Vec::new();
+            for (k, entry) in game.stones.iter().enumerate() {
+                let before = game.opening_stones + k;
+                for child in &entry.children {
+                    let stone = parse_games(&child.stone, game.size).ok_or_else(|| {
+                        format!(
+                            "{}: game {}: bad child stone `{}`",
+                            path.display(),
+                            game.game,
+                            child.stone
+                        )
+                    })?;
+                    if stone != stones[before] {
+                        siblings.push(Sibling {
+                            before,
+                            stone,
+                            value: child.value,
+                        });
+                    }
+                }
+            }
             let result = match game.result {
                 Winner::Black => RecordResult::BlackWins,
                 Winner::White => RecordResult::WhiteWins,
@@ -68,7 +102,11 @@ pub fn read_selfplay(path: &Path, below: Option<usize>) -> Result<Vec<ValuedGame
                 event: Some(format!("selfplay game {}", game.game)),
                 ..GameRecord::new(game.size)
             };
-            Ok(ValuedGame { record, values })
+            Ok(ValuedGame {
+                record,
+                values,
+                siblings,
+            })
         })
         .collect()
 }
