@@ -20,6 +20,7 @@ use liuzi_tools::eval_train::fit::{
 use liuzi_tools::eval_train::logistic::{neg_log_likelihood, LogisticOptions};
 use liuzi_tools::eval_train::metrics::{Scores, Tally};
 use liuzi_tools::eval_train::net_fit::{self, EpochScores, NetOptions, NetRow};
+use liuzi_tools::eval_train::sibling_order;
 use liuzi_tools::report::file_names;
 use liuzi_tools::selfplay::training::{read_selfplay, Sibling, ValuedGame};
 use serde::Serialize;
@@ -328,6 +329,13 @@ fn preference_scores(evaluator: &Evaluator, samples: &[&Sample]) -> PreferenceSc
 }
 
 #[derive(Serialize)]
+struct SiblingOrderReport {
+    min_gap: f32,
+    new: sibling_order::OrderTally,
+    baseline: Option<sibling_order::OrderTally>,
+}
+
+#[derive(Serialize)]
 struct Report {
     command: String,
     spec: String,
@@ -337,6 +345,9 @@ struct Report {
     /// `--siblings-per-game`, and the positions one stone off a self-play game trained on.
     siblings_per_game: usize,
     sibling_positions: usize,
+    /// Held-out self-play games with recorded root stones: pairs the search's values separate,
+    /// ordered as the search did by the new file and the baseline.
+    sibling_order: Option<SiblingOrderReport>,
     output: String,
     seed: u64,
     /// What the file stores.
@@ -874,6 +885,17 @@ fn run(cli: Cli) -> Result<(), String> {
         all
     };
     let base_all = merged(&mut base_tally.iter().flatten());
+    // The held-out games' recorded root stones, in the evaluators' order and the search's.
+    let sibling_order = siblings.iter().any(|s| s.len() > 1).then(|| {
+        let keep = |i: usize| held_out[i];
+        SiblingOrderReport {
+            min_gap: sibling_order::MIN_GAP,
+            new: sibling_order::tally(&games, &siblings, keep, &evaluator),
+            baseline: baseline
+                .as_ref()
+                .map(|b| sibling_order::tally(&games, &siblings, keep, b)),
+        }
+    });
     let comparisons = (cli.comparisons > 0).then(|| {
         let pairs = |set: &[&Sample]| set.iter().map(|s| s.comparisons.len()).sum::<usize>();
         PreferenceReport {
@@ -923,6 +945,7 @@ fn run(cli: Cli) -> Result<(), String> {
         value_label_mix: cli.value_label_mix,
         siblings_per_game: cli.siblings_per_game,
         sibling_positions: sibling_count,
+        sibling_order,
         output: cli.out.display().to_string(),
         seed: cli.seed,
         model: cli.model,
@@ -1009,6 +1032,17 @@ fn run(cli: Cli) -> Result<(), String> {
         eprintln!(
             "held-out comparisons, {} pairs: new accuracy {:.4}  log-loss {:.4}{base}",
             c.pairs_validation, c.new.accuracy, c.new.log_loss
+        );
+    }
+    if let Some(o) = &report.sibling_order {
+        let base = o
+            .baseline
+            .map_or(String::new(), |b| format!("; baseline {:.4}", b.share()));
+        eprintln!(
+            "held-out root stones, {} pairs {} apart in the search's values: ordered as the search by the new file {:.4}{base}",
+            o.new.pairs,
+            o.min_gap,
+            o.new.share()
         );
     }
     for input in &report.per_input {

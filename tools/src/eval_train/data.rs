@@ -119,8 +119,8 @@ pub const COMPARISON_REACH: u32 = 2;
 
 /// The seeded sample of one game's positions (positions after 0..len stones, the final one
 /// excluded: it is over). `values[n]`, where given, is the search's value of the position
-/// before stone n for its mover; up to `options.siblings` of `siblings` (positions one stone
-/// off the game, in stone order) are drawn too, from their own seeded stream, after the
+/// before stone n for its mover; up to `options.siblings` of `siblings` (recorded root stones in
+/// stone order; those not played give positions one stone off the game) are drawn too, from their own seeded stream, after the
 /// game's positions. Empty with the reason when the game cannot be used.
 pub fn sample_game(
     game: &GameRecord,
@@ -143,7 +143,7 @@ pub fn sample_game(
     chosen.shuffle(&mut rng);
     chosen.truncate(options.per_game);
     chosen.sort_unstable();
-    let mut off_game: Vec<&Sibling> = siblings.iter().collect();
+    let mut off_game: Vec<&Sibling> = siblings.iter().filter(|s| !s.played).collect();
     if options.siblings > 0 {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(
             options.seed ^ (index as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03),
@@ -551,16 +551,26 @@ mod tests {
                 before: 3,
                 stone: Point::new(9, 12),
                 value: 0.8,
+                played: false,
             },
             Sibling {
                 before: 4,
                 stone: Point::new(9, 13),
                 value: 0.8,
+                played: false,
             },
             Sibling {
                 before: 6,
                 stone: Point::new(3, 3),
                 value: 0.3,
+                played: false,
+            },
+            // The game's own stone 7 (m10): never a position off the game.
+            Sibling {
+                before: 7,
+                stone: Point::new(12, 9),
+                value: 0.9,
+                played: true,
             },
         ];
         let options = SampleOptions {

@@ -1,6 +1,7 @@
 //! The evaluator's trainer (`liuzi-train-eval`): labelled positions from game records, the
 //! per-phase Bayesian classifier, and the logistic-regression baseline it is measured against;
-//! the quadratic logistic regression, the pattern term and the pattern net fitted on top of it.
+//! the quadratic logistic regression, the pattern term and the pattern net fitted on top of it;
+//! how an evaluator orders the root stones a self-play search compared.
 
 pub mod data;
 pub mod fit;
@@ -11,3 +12,4 @@ pub mod net_fit;
 pub mod parallel_sum;
 pub mod pattern_fit;
 pub mod quadratic;
+pub mod sibling_order;

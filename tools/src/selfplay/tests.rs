@@ -187,8 +187,8 @@ fn a_recorded_value_is_the_movers() {
             assert!(s.children.iter().all(|c| c.value < 0.3), "{game:?}");
         }
 
-        // Read back for training: the recorded stones other than the one played, each before
-        // its stone, with its value.
+        // Read back for training: the recorded stones, each before its stone, with its value,
+        // the one played marked.
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("games.jsonl");
         let header = Line::Header(Header {
@@ -207,18 +207,19 @@ fn a_recorded_value_is_the_movers() {
             let before = game.opening_stones + k;
             for c in &entry.children {
                 let p = liuzi::notation::parse_games(&c.stone, 19).unwrap();
-                if p != stones[before] {
-                    expected.push((before, p, c.value));
-                }
+                expected.push((before, p, c.value, p == stones[before]));
             }
         }
         let got: Vec<_> = read[0]
             .siblings
             .iter()
-            .map(|s| (s.before, s.stone, s.value))
+            .map(|s| (s.before, s.stone, s.value, s.played))
             .collect();
         assert_eq!(got, expected);
-        assert!(got.iter().all(|&(before, p, _)| p != stones[before]));
+        assert!(
+            got.iter().any(|s| s.3) && got.iter().any(|s| !s.3),
+            "{got:?}"
+        );
     }
 }
 

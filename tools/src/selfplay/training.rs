@@ -17,17 +17,20 @@ use std::path::Path;
 pub struct ValuedGame {
     pub record: GameRecord,
     pub values: Vec<Option<f32>>,
-    /// The recorded root stones other than the one played, in stone order.
+    /// The recorded root stones, in stone order.
     pub siblings: Vec<Sibling>,
 }
 
-/// A position one stone off the game: the one before stone `before` with `stone` played
-/// instead, and the search's value of that stone for its mover (the side to move before it).
+/// A recorded root stone of the position before stone `before`, and the search's value of it
+/// for its mover (the side to move before it). Unless `played`, the position after it is one
+/// stone off the game.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sibling {
     pub before: usize,
     pub stone: Point,
     pub value: f32,
+    /// The game's own stone.
+    pub played: bool,
 }
 
 /// Reads the games of a `liuzi-selfplay` file (a torn last line, left by a run still writing
@@ -82,13 +85,12 @@ pub fn read_selfplay(path: &Path, below: Option<usize>) -> Result<Vec<ValuedGame
                             child.stone
                         )
                     })?;
-                    if stone != stones[before] {
-                        siblings.push(Sibling {
-                            before,
-                            stone,
-                            value: child.value,
-                        });
-                    }
+                    siblings.push(Sibling {
+                        before,
+                        stone,
+                        value: child.value,
+                        played: stone == stones[before],
+                    });
                 }
             }
             let result = match game.result {
