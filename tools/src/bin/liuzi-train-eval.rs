@@ -1039,7 +1039,8 @@ fn run(cli: Cli) -> Result<(), String> {
             .baseline
             .map_or(String::new(), |b| format!("; baseline {:.4}", b.share()));
         eprintln!(
-            "held-out root stones, {} pairs {} apart in the search's values: ordered as the search by the new file {:.4}{base}",
+            "held-out root stones, {} pairs {} apart in the search's values: ordered as the \
+             search by the new file {:.4}{base}",
             o.new.pairs,
             o.min_gap,
             o.new.share()

@@ -119,9 +119,10 @@ pub const COMPARISON_REACH: u32 = 2;
 
 /// The seeded sample of one game's positions (positions after 0..len stones, the final one
 /// excluded: it is over). `values[n]`, where given, is the search's value of the position
-/// before stone n for its mover; up to `options.siblings` of `siblings` (recorded root stones in
-/// stone order; those not played give positions one stone off the game) are drawn too, from their own seeded stream, after the
-/// game's positions. Empty with the reason when the game cannot be used.
+/// before stone n for its mover. Up to `options.siblings` of `siblings` (recorded root stones,
+/// in stone order; those not played give positions one stone off the game) are drawn too, by a
+/// seeded stream of their own, so the game's own positions are the same with or without them.
+/// Empty with the reason when the game cannot be used.
 pub fn sample_game(
     game: &GameRecord,
     values: &[Option<f32>],
