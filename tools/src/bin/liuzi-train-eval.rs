@@ -703,9 +703,11 @@ fn run(cli: Cli) -> Result<(), String> {
                     target: s.target(cli.value_label_mix),
                     win: s.win,
                 };
-                match inner_games[s.game as usize] {
-                    true => net_check.push(row),
-                    false => net_train.push(row),
+                // The check is scored against the games' results: no position off the game.
+                match (inner_games[s.game as usize], s.sibling) {
+                    (true, false) => net_check.push(row),
+                    (true, true) => {}
+                    (false, _) => net_train.push(row),
                 }
             }
             let options = NetOptions {

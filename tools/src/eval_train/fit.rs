@@ -140,11 +140,13 @@ pub fn fit_phase(
     range: (u32, Option<u32>),
     options: &FitOptions,
 ) -> Result<PhaseFit, String> {
+    // The inner check part is scored against the games' results, which a position off the
+    // game does not have: the inner games' siblings are in neither part.
     let part = |want: bool| -> Vec<&Sample> {
         train
             .iter()
             .zip(inner)
-            .filter(|(_, &i)| i == want)
+            .filter(|(s, &i)| i == want && !(i && s.sibling))
             .map(|(s, _)| *s)
             .collect()
     };
