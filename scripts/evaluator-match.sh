@@ -9,6 +9,9 @@
 #   OPENINGS (env): a record file whose first two turns (B, WW) open the games, shuffled by SEED.
 #   ENGINE_ARGS (env): options for both engines' `gtp`, e.g. "--search alphabeta" (then also set TAG)
 #   TAG (env): a suffix of the result names
+#   VARIANT (env): an override file without an [engine] table (e.g.
+#     experiments/tree-defence/tp8p2.toml): the working tree's engine plays the shipped settings
+#     plus its keys, with the frozen weights, evaluator and book
 #   EVALUATOR (env): an evaluator file frozen as the working tree's default.eval (a retrained
 #     one before it is shipped), e.g. `EVALUATOR=experiments/evaluator/pattern.eval
 #     OPENINGS=../shared/data/littlegolem-experts.games scripts/evaluator-match.sh pattern 9cbdfd9 400 1 2`
@@ -28,7 +31,14 @@ source "$scripts/players.sh"
 if freeze_players "$root" "$work"; then
   cp "$root"/engine-config/default.{toml,weights,eval,book} "$work/bin/"
   if [ -n "${EVALUATOR:-}" ]; then cp "$EVALUATOR" "$work/bin/default.eval"; fi
+  if [ -n "${VARIANT:-}" ]; then
+    grep -q '^\[engine\]' "$VARIANT" && { echo "VARIANT must not set [engine]" >&2; exit 1; }
+    { printf '[engine]\nweights = "default.weights"\nevaluator = "default.eval"\nbook = "default.book"\n\n'
+      cat "$VARIANT"; } > "$work/bin/variant.toml"
+  fi
 fi
+config="$work/bin/default.toml"
+[ -e "$work/bin/variant.toml" ] && config="$work/bin/variant.toml"
 # The base engine: its own worktree and build, with the files of that commit.
 base_tree="$root/target/evaluator-run/base-$base"
 if [ ! -x "$base_tree/target/release/liuzi" ]; then
@@ -39,7 +49,7 @@ opening_flags "$seed"
 results="$here/$match.jsonl"
 resume_flag "$results"
 "$work/bin/liuzi-match" \
-  --engine "name=$name st=1 cmd='$work/bin/liuzi --config $work/bin/default.toml gtp --threads 1 -v ${ENGINE_ARGS:-}'" \
+  --engine "name=$name st=1 cmd='$work/bin/liuzi --config $config gtp --threads 1 -v ${ENGINE_ARGS:-}'" \
   --engine "name=$base st=1 cmd='$base_tree/target/release/liuzi --config $base_tree/engine-config/default.toml gtp --threads 1 -v ${ENGINE_ARGS:-}'" \
   --games "$games" "${openings[@]}" --concurrency "$concurrency" \
   --results "$results" --engine-logs "$work/logs" --event "$match" \
