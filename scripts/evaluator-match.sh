@@ -27,12 +27,15 @@ games="${3:-200}"; seed="${4:-31}"; concurrency="${5:-1}"
 match="$name-vs-$base${TAG:+-$TAG}"
 work="$root/target/evaluator-run/$match"
 source "$scripts/players.sh"
+# The variant keeps the frozen files: it may not name its own.
+if [ -n "${VARIANT:-}" ] && grep -q '^\[engine\]' "$VARIANT"; then
+  echo "evaluator-match.sh: VARIANT $VARIANT must not set [engine]" >&2; exit 1
+fi
 # The working tree's players and files, frozen once.
 if freeze_players "$root" "$work"; then
   cp "$root"/engine-config/default.{toml,weights,eval,book} "$work/bin/"
   if [ -n "${EVALUATOR:-}" ]; then cp "$EVALUATOR" "$work/bin/default.eval"; fi
   if [ -n "${VARIANT:-}" ]; then
-    grep -q '^\[engine\]' "$VARIANT" && { echo "VARIANT must not set [engine]" >&2; exit 1; }
     { printf '[engine]\nweights = "default.weights"\nevaluator = "default.eval"\nbook = "default.book"\n\n'
       cat "$VARIANT"; } > "$work/bin/variant.toml"
   fi
