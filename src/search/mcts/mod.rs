@@ -4,7 +4,8 @@
 //! * Selection by the biased UCB of Ikeda & Viennot with explicit first-play urgency
 //!   ([`select`](self::select)); children sorted by prior; forced sets (win, block) at
 //!   expansion ([`expand`](self::expand)).
-//! * Stone-level playouts: hard rules, then a roulette-wheel draw ([`playout`](self::playout)).
+//! * Stone-level playouts: hard rules, then a roulette-wheel draw ([`playout`](self::playout));
+//!   the evaluator's leaf values remembered by edge ([`leaf_values`](self::leaf_values)).
 //! * Tree-parallel workers with virtual loss over a lock-free arena ([`worker`](self::worker),
 //!   [`tree`](self::tree), [`node`](self::node)); tree reuse by re-rooting ([`root`](self::root)).
 //! * Proven edges backed up through the tree, MCTS-solver style ([`proven`](self::proven)).
@@ -19,6 +20,7 @@ mod ending;
 mod eval_prior;
 mod expand;
 mod extension;
+mod leaf_values;
 mod minimax;
 mod node;
 mod outcome;

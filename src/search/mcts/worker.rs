@@ -6,6 +6,7 @@ use super::ending::Ending;
 use super::eval_prior::prior_evaluator;
 use super::expand::{earlier_siblings, expand, narrow_to_zone, ExpandScratch, Narrowing};
 use super::extension;
+use super::leaf_values::LeafValues;
 use super::minimax;
 use super::node::{Children, Expansion, Proof, MAX_VISITS};
 use super::outcome::{report_lost, root_children};
@@ -225,6 +226,8 @@ struct Worker<'s, 'a, P> {
     earlier: Vec<Point>,
     stones: Vec<Point>,
     amaf_scratch: AmafScratch,
+    /// The evaluator's values of the leaves played out from so far in this run.
+    leaf_values: LeafValues,
     /// Playouts of this thread.
     local: u64,
     /// The in-tree tactics at the nodes of the descents, when the tree's solves are on.
@@ -248,6 +251,7 @@ impl<'s, 'a, P: SearchPosition> Worker<'s, 'a, P> {
             earlier: Vec::new(),
             stones: Vec::new(),
             amaf_scratch: AmafScratch::default(),
+            leaf_values: LeafValues::default(),
             local: 0,
             tactics: NodeTactics::new(shared.params, &shared.tree_pair_nodes),
             last_progress: Instant::now(),
@@ -431,12 +435,17 @@ impl<'s, 'a, P: SearchPosition> Worker<'s, 'a, P> {
         (child, visits_before)
     }
 
-    /// Plays the leaf out, valuing it first when the search mixes in the evaluator.
+    /// Plays the leaf out, valuing it first when the search mixes in the evaluator (a leaf
+    /// played out from before keeps its value: [`LeafValues`]).
     fn play_out(&mut self) -> Ending {
         let shared = self.shared;
+        let leaf = *self.path.last().expect("the path starts at the root");
         let leaf_value = shared.leaf_evaluator.and_then(|e| {
             let fb = self.pos.features()?;
-            Some((self.pos.board().to_move(), e.win_probability(fb)))
+            let value = self
+                .leaf_values
+                .get_or_compute(leaf, || e.win_probability(fb));
+            Some((self.pos.board().to_move(), value))
         });
         if leaf_value.is_some() && shared.params.value_mix >= 1.0 {
             // The reward weighs the playout's result by 1 − λ = 0: skip it and spend its time on
