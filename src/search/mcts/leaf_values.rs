@@ -8,7 +8,8 @@
 //! edge always names the same position; the value read back is the one computed, bit for bit.
 
 /// Slots of the direct-mapped memory (a power of two): 32,768 entries of 16 bytes, half a
-/// megabyte a thread, more than the leaves a 1 s search revisits while they are still leaves.
+/// megabyte a thread, about the playouts of a 1 s turn's stone; a leaf whose slot another leaf
+/// took since is valued afresh, which costs time, never a value.
 const SLOTS: usize = 1 << 15;
 
 /// An empty slot's edge: no tree has this many edges.
