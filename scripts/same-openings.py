@@ -15,13 +15,20 @@ import sys
 from pooled import points
 
 
+def opening(record, engine):
+    """The game's opening stones and whether `engine` had Black: what must match across runs."""
+    stones = [s for turn in record["moves"].split() for s in turn.split("-")]
+    return stones[: record["opening_stones"]], record["black"] == engine
+
+
 def load(path, engine):
+    """Game number -> (ENGINE's points, the game's opening and ENGINE's colour)."""
     games = {}
     for line in open(path):
         record = json.loads(line)
         score = points(record, engine)
         if score is not None:
-            games[record["game"]] = score
+            games[record["game"]] = (score, opening(record, engine))
     return games
 
 
@@ -31,6 +38,11 @@ def main(argv):
     a_name, a_path, b_name, b_path = argv[1:]
     a, b = load(a_path, a_name), load(b_path, b_name)
     common = sorted(set(a) & set(b))
+    for g in common:
+        if a[g][1] != b[g][1]:
+            sys.exit(f"game {g} opens differently or with other colours in the two runs: not the same openings")
+    a = {g: a[g][0] for g in common}
+    b = {g: b[g][0] for g in common}
     differ = [g for g in common if a[g] != b[g]]
     better = sum(1 for g in differ if a[g] > b[g])
     print(

@@ -17,12 +17,17 @@ const NO_EDGE: u32 = u32::MAX;
 
 pub(super) struct LeafValues {
     slots: Vec<(u32, f64)>,
+    /// Values asked for, and of those computed (not remembered), for the search's debug log.
+    pub asked: u64,
+    pub computed: u64,
 }
 
 impl Default for LeafValues {
     fn default() -> Self {
         LeafValues {
             slots: vec![(NO_EDGE, 0.0); SLOTS],
+            asked: 0,
+            computed: 0,
         }
     }
 }
@@ -33,8 +38,10 @@ impl LeafValues {
     #[inline]
     pub(super) fn get_or_compute(&mut self, edge: u32, value: impl FnOnce() -> f64) -> f64 {
         let slot = &mut self.slots[slot_of(edge)];
+        self.asked += 1;
         if slot.0 != edge {
             *slot = (edge, value());
+            self.computed += 1;
         }
         slot.1
     }
@@ -69,6 +76,7 @@ mod tests {
         assert_eq!(value_of(&mut memory, twin, 0.5), 0.5);
         assert_eq!(value_of(&mut memory, 7, 0.75), 0.75);
         assert_eq!(computed, 3);
+        assert_eq!((memory.asked, memory.computed), (4, 3));
     }
 
     #[test]

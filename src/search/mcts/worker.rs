@@ -50,6 +50,9 @@ struct Shared<'a> {
     /// Solver stones the tree's pair defences have spent in this run of the workers (the cap
     /// `solver_tree_pair_search_nodes` counts per run).
     tree_pair_nodes: AtomicU64,
+    /// Leaf values the workers asked for in this run, and of those computed ([`LeafValues`]).
+    leaf_values_asked: AtomicU64,
+    leaf_values_computed: AtomicU64,
     start: Instant,
     deadline: Option<Instant>,
     max_playouts: Option<u64>,
@@ -121,6 +124,8 @@ impl<F: PositionFactory> Search<F> {
             observer: limits.observer.as_deref(),
             playouts: AtomicU64::new(0),
             tree_pair_nodes: AtomicU64::new(0),
+            leaf_values_asked: AtomicU64::new(0),
+            leaf_values_computed: AtomicU64::new(0),
             start,
             deadline: limits.time.map(|t| start + t),
             max_playouts,
@@ -186,6 +191,14 @@ impl<F: PositionFactory> Search<F> {
                 board.stone_count() + 1
             );
         }
+        let asked = shared.leaf_values_asked.load(Ordering::Relaxed);
+        if asked > 0 {
+            tracing::debug!(
+                "stone {}: {asked} leaf values, {} computed, the rest remembered",
+                board.stone_count() + 1,
+                shared.leaf_values_computed.load(Ordering::Relaxed)
+            );
+        }
         let playouts = shared.playouts.load(Ordering::Relaxed);
         self.stone_progress
             .set((progress_start, progress_base + playouts));
@@ -210,6 +223,13 @@ fn worker<P: SearchPosition>(shared: &Shared, thread: usize, seed: u64, root_pos
         w.back_up(&ending);
         w.count_playout();
     }
+    let memory = &w.leaf_values;
+    shared
+        .leaf_values_asked
+        .fetch_add(memory.asked, Ordering::Relaxed);
+    shared
+        .leaf_values_computed
+        .fetch_add(memory.computed, Ordering::Relaxed);
 }
 
 /// One thread of the search: its random stream, the descent under way (position and path from
